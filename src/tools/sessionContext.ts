@@ -1,0 +1,34 @@
+import type { ToolHandler } from './builtinTool';
+import { formatBytes, writeFileAtomic } from './fileSystem';
+import type { ToolContext } from './types';
+import { requireConsent, resolveWorkspacePath } from './workspacePaths';
+
+/** The markdown written to the session context file: the live system prompt and summary. */
+export function renderSessionContext(ctx: ToolContext, reason: string, now: Date = new Date()): string {
+  const summary = ctx.sessionContext.trim() || '_(nothing yet)_';
+  const prompt = ctx.systemPrompt.trim() || '_(none)_';
+  return [
+    '# Session context',
+    '',
+    `- Saved: ${now.toISOString()}`,
+    `- Reason: ${reason.replace(/\s+/g, ' ').trim()}`,
+    '',
+    '## System prompt',
+    '',
+    prompt,
+    '',
+    '## Conversation so far',
+    '',
+    summary,
+    '',
+  ].join('\n');
+}
+
+export const saveSessionContext: ToolHandler = async (args, ctx, { signal }) => {
+  if (!ctx.sessionContextFilePath) throw new Error('No session context file is configured.');
+  const target = await resolveWorkspacePath(ctx, ctx.sessionContextFilePath);
+  await requireConsent(ctx, { tool: 'save_session_context', args, summary: `Write ${target.display}`, targets: [target], signal });
+  const content = renderSessionContext(ctx, args.reason as string);
+  await writeFileAtomic(target.absolute, content);
+  return `Session context saved to "${target.display}" (${formatBytes(Buffer.byteLength(content))}).`;
+};

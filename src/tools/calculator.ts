@@ -14,9 +14,10 @@ type Token =
 const MAX_LENGTH = 1000;
 const MAX_DEPTH = 64;
 
-const CONSTANTS: Readonly<Record<string, number>> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI };
+// Maps, not object literals: a name like "constructor" must not find Object.prototype.
+const CONSTANTS: ReadonlyMap<string, number> = new Map([['pi', Math.PI], ['e', Math.E], ['tau', 2 * Math.PI]]);
 
-const FUNCTIONS: Readonly<Record<string, { arity: [number, number]; fn: (...xs: number[]) => number }>> = {
+const FUNCTIONS: ReadonlyMap<string, { arity: [number, number]; fn: (...xs: number[]) => number }> = new Map(Object.entries({
   sqrt: { arity: [1, 1], fn: Math.sqrt },
   cbrt: { arity: [1, 1], fn: Math.cbrt },
   abs: { arity: [1, 1], fn: Math.abs },
@@ -40,7 +41,7 @@ const FUNCTIONS: Readonly<Record<string, { arity: [number, number]; fn: (...xs: 
   acos: { arity: [1, 1], fn: Math.acos },
   atan: { arity: [1, 1], fn: Math.atan },
   hypot: { arity: [1, Infinity], fn: Math.hypot },
-};
+}));
 
 /**
  * Evaluates an arithmetic expression with a recursive-descent parser; nothing is ever run as
@@ -174,16 +175,17 @@ class Parser {
     }
     if (token.kind === 'name') {
       if (this.accept('(')) return this.call(token.value, token.at);
-      if (token.value in CONSTANTS) return CONSTANTS[token.value];
-      if (token.value in FUNCTIONS) throw new CalculatorError(`"${token.value}" is a function; call it like ${token.value}(x).`);
-      throw new CalculatorError(`Unknown name "${token.value}" at position ${token.at + 1}. Constants: ${Object.keys(CONSTANTS).join(', ')}.`);
+      const constant = CONSTANTS.get(token.value);
+      if (constant !== undefined) return constant;
+      if (FUNCTIONS.has(token.value)) throw new CalculatorError(`"${token.value}" is a function; call it like ${token.value}(x).`);
+      throw new CalculatorError(`Unknown name "${token.value}" at position ${token.at + 1}. Constants: ${[...CONSTANTS.keys()].join(', ')}.`);
     }
     throw this.unexpected(token);
   }
 
   private call(name: string, at: number): number {
-    const fn = FUNCTIONS[name];
-    if (!fn) throw new CalculatorError(`Unknown function "${name}" at position ${at + 1}. Functions: ${Object.keys(FUNCTIONS).join(', ')}.`);
+    const fn = FUNCTIONS.get(name);
+    if (!fn) throw new CalculatorError(`Unknown function "${name}" at position ${at + 1}. Functions: ${[...FUNCTIONS.keys()].join(', ')}.`);
     const args: number[] = [];
     if (!this.accept(')')) {
       do args.push(this.nested(() => this.sum()));

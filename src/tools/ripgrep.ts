@@ -128,10 +128,14 @@ function runLines(rgPath: string, args: string[], cwd: string, onLine: (line: st
     child.on('close', (code) => {
       if (signal?.aborted) return reject(signal.reason);
       if (stopped || code === 0 || code === 1) return resolve();
-      const message = stderr.trim().split('\n').slice(0, 6).join('\n');
-      // Exit code 2 also covers unreadable files beside real results; only a bad pattern is fatal.
-      if (/regex parse error|error parsing glob|unrecognized/i.test(message) || !message) {
-        return reject(new Error(message || `ripgrep exited with code ${code}`));
+      const message = stderr.trim().replace(/^rg: /, '');
+      if (/regex parse error/i.test(message)) {
+        const detail = message.split('\n').reverse().find((line) => line.startsWith('error:'));
+        return reject(new Error(`Invalid regular expression: ${detail?.replace(/^error: /, '') ?? message}`));
+      }
+      // Exit code 2 also covers unreadable files beside real results; only bad input is fatal.
+      if (/error parsing glob|unrecognized|invalid/i.test(message) || !message) {
+        return reject(new Error(message.split('\n').slice(0, 6).join('\n') || `ripgrep exited with code ${code}`));
       }
       resolve();
     });

@@ -100,7 +100,7 @@ function compilePattern(options: TextSearchOptions): RegExp {
   try {
     return new RegExp(source, options.caseSensitive ? 'u' : 'iu');
   } catch (error) {
-    throw new Error(`regex parse error: ${(error as Error).message}`);
+    throw new Error(`Invalid regular expression: ${(error as Error).message.split(': ').pop()}`);
   }
 }
 

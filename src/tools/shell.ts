@@ -1,10 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
 import type { ToolHandler } from './builtinTool';
 import { LIMITS } from './manifest';
 import { requireConsent, resolveWorkspacePath } from './workspacePaths';
 
 /** After SIGTERM, how long the process tree has to exit before SIGKILL. */
 const KILL_GRACE_MS = 2000;
+/** Set in every command's environment so its processes can be found even after they detach. */
+const MARKER_VARIABLE = 'TOOLBELT_RUN_ID';
 
 /** Keeps the first and last halves of a stream of output within a character budget. */
 export class HeadTailBuffer {
@@ -49,17 +53,18 @@ export function runCommand(command: string, cwd: string, timeoutMs: number, sign
   return new Promise((resolve) => {
     const started = Date.now();
     const output = new HeadTailBuffer(LIMITS.bashOutputMaxChars);
+    const marker = randomUUID();
     const child = spawn('bash', ['-c', command], {
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      env: { ...process.env, TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', [MARKER_VARIABLE]: marker },
     });
     let stopReason: string | undefined;
     const stop = (reason: string) => {
       if (stopReason) return;
       stopReason = reason;
-      void killTree(child.pid);
+      void killTree(child.pid, marker);
     };
     const timer = setTimeout(() => stop(`Timed out after ${timeoutMs / 1000} s; the command and its child processes were killed.`), timeoutMs);
     const onAbort = () => stop('Stopped by the user; the command and its child processes were killed.');
@@ -76,7 +81,7 @@ export function runCommand(command: string, cwd: string, timeoutMs: number, sign
       setTimeout(() => {
         if (child.stdout.readableEnded && child.stderr.readableEnded) return;
         output.append('\n[Background processes still holding the output were stopped.]');
-        void killTree(child.pid);
+        void killTree(child.pid, marker);
         child.stdout.destroy();
         child.stderr.destroy();
       }, 500).unref();
@@ -93,15 +98,17 @@ export function runCommand(command: string, cwd: string, timeoutMs: number, sign
 }
 
 /**
- * Kills a process group and any descendants that left it (setsid, daemons): SIGTERM first,
- * SIGKILL after a grace period.
+ * Kills everything a command started: its process group, its descendants, and on Linux every
+ * process that still carries the run's marker in its environment (which catches daemons that
+ * called setsid and were re-parented to init). SIGTERM first, SIGKILL after a grace period.
  */
-export async function killTree(pid: number | undefined): Promise<void> {
+export async function killTree(pid: number | undefined, marker?: string): Promise<void> {
   if (!pid) return;
-  const pids = [pid, ...(await descendants(pid))];
+  const pids = [...new Set([pid, ...(await descendants(pid)), ...(await markedProcesses(marker))])];
   signalAll(pid, pids, 'SIGTERM');
   await new Promise((r) => setTimeout(r, KILL_GRACE_MS).unref());
-  signalAll(pid, pids, 'SIGKILL');
+  const late = await markedProcesses(marker);
+  signalAll(pid, [...pids, ...late], 'SIGKILL');
 }
 
 function signalAll(groupLeader: number, pids: number[], sig: NodeJS.Signals): void {
@@ -117,6 +124,20 @@ function signalAll(groupLeader: number, pids: number[], sig: NodeJS.Signals): vo
       // Exited already.
     }
   }
+}
+
+async function markedProcesses(marker: string | undefined): Promise<number[]> {
+  if (!marker || process.platform !== 'linux') return [];
+  const needle = `${MARKER_VARIABLE}=${marker}`;
+  const entries = await fs.readdir('/proc').catch(() => [] as string[]);
+  const found: number[] = [];
+  await Promise.all(
+    entries.filter((e) => /^\d+$/.test(e)).map(async (entry) => {
+      const environ = await fs.readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+      if (environ.split('\0').includes(needle)) found.push(Number(entry));
+    }),
+  );
+  return found.filter((p) => p !== process.pid);
 }
 
 function descendants(root: number): Promise<number[]> {

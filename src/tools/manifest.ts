@@ -130,7 +130,7 @@ const definitions: ToolDefinition[] = [
   {
     name: 'search_files',
     description:
-      'Find files in the workspace whose path matches a glob, e.g. "**/*.test.ts" or "src/**/index.*". ' +
+      'Find workspace files whose path matches a glob such as "**/*.test.ts" or "src/**/index.*". ' +
       'A glob without "/" matches file names at any depth. Files ignored by .gitignore or excluded by the editor are skipped.',
     type: 'builtin',
     handler: 'searchFiles',
@@ -264,6 +264,12 @@ const byName: ReadonlyMap<string, ToolDefinition> = new Map(BUILTIN_MANIFEST.map
 
 export function findBuiltin(name: string): ToolDefinition | undefined {
   return byName.get(name);
+}
+
+/** The first sentence of a tool's description: a one-line summary for menus and settings. */
+export function summaryOf(definition: Pick<ToolDefinition, 'description'>): string {
+  const match = /^(.*?[.!?])(\s|$)/.exec(definition.description);
+  return match ? match[1] : definition.description;
 }
 
 export const BUILTIN_NAMES: readonly string[] = Object.freeze(BUILTIN_MANIFEST.map((d) => d.name));

@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import type { ProviderName } from '../tools/formats';
+
+export const SECTION = 'toolbelt';
+export const REGISTRY_KEY = 'tools.registry';
+
+export interface ToolbeltSettings {
+  provider: ProviderName;
+  model: string;
+  baseUrl: string;
+  systemPrompt: string;
+  sessionContextFile: string;
+  maxToolRounds: number;
+  requestTimeoutSeconds: number;
+}
+
+export function readSettings(): ToolbeltSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const provider = config.get<string>('provider', 'openai');
+  return {
+    provider: provider === 'ollama' || provider === 'gemini' ? provider : 'openai',
+    model: config.get<string>('model', '').trim(),
+    baseUrl: config.get<string>('baseUrl', '').trim(),
+    systemPrompt: config.get<string>('systemPrompt', ''),
+    sessionContextFile: config.get<string>('sessionContextFile', '') || '.toolbelt/session-context.md',
+    maxToolRounds: clampInteger(config.get<number>('chat.maxToolRounds', 25), 1, 200, 25),
+    requestTimeoutSeconds: clampInteger(config.get<number>('chat.requestTimeoutSeconds', 60), 5, 600, 60),
+  };
+}
+
+/** The raw `toolbelt.tools.registry` value, whatever the user wrote: ToolManager judges it. */
+export function readRegistryEntries(): unknown {
+  return vscode.workspace.getConfiguration(SECTION).get<unknown>(REGISTRY_KEY);
+}
+
+/** Globs from `files.exclude` and `search.exclude` that are switched on. */
+export function readExcludeGlobs(): string[] {
+  const globs = new Set<string>();
+  for (const [section, key] of [['files', 'exclude'], ['search', 'exclude']] as const) {
+    const value = vscode.workspace.getConfiguration(section).get<Record<string, unknown>>(key) ?? {};
+    for (const [glob, on] of Object.entries(value)) if (on === true) globs.add(glob);
+  }
+  return [...globs];
+}
+
+export interface SettingsChange {
+  registry: boolean;
+  chat: boolean;
+  excludes: boolean;
+}
+
+/** The one configuration listener: fires a typed event when a setting Toolbelt reads changes. */
+export class SettingsWatcher implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<SettingsChange>();
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor() {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      const excludes = event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude');
+      if (!event.affectsConfiguration(SECTION) && !excludes) return;
+      this.emitter.fire({
+        registry: event.affectsConfiguration(`${SECTION}.${REGISTRY_KEY}`),
+        chat: ['provider', 'model', 'baseUrl', 'systemPrompt', 'chat'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
+        excludes,
+      });
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.round(value)));
+}

@@ -1,0 +1,218 @@
+import * as vscode from 'vscode';
+import { findBuiltin, summaryOf } from '../tools/manifest';
+import type { RegisteredTool } from '../tools/toolManager';
+import type { ToolDefinition, ToolRisk } from '../tools/types';
+import type { WorkspaceTools } from './workspaceTools';
+
+export const TOOLS_VIEW = 'toolbelt.tools';
+
+export type ToolsNode =
+  | { kind: 'group'; group: 'active' | 'available' }
+  | { kind: 'tool'; group: 'active'; tool: RegisteredTool }
+  | { kind: 'tool'; group: 'available'; tool: ToolDefinition }
+  | { kind: 'action'; label: string; command: string; icon: string };
+
+export interface TreeRow {
+  depth: number;
+  id: string;
+  label: string;
+  description?: string;
+  checked?: boolean;
+  contextValue?: string;
+  icon?: string;
+  command?: string;
+  tooltip?: string;
+}
+
+const RISK_ICONS: Record<ToolRisk, { icon: string; label: string }> = {
+  read: { icon: 'eye', label: 'Read-only' },
+  write: { icon: 'edit', label: 'Changes files' },
+  exec: { icon: 'terminal', label: 'Runs commands' },
+};
+
+/** Active tools (registered, with a checkbox) above Available ones (manifest tools not registered). */
+export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ToolsNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly tools: WorkspaceTools) {
+    this.subscription = tools.onDidChange(() => this.refresh());
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(node?: ToolsNode): ToolsNode[] {
+    if (!node) {
+      if (!vscode.workspace.workspaceFolders?.length) return [];
+      return [
+        { kind: 'group', group: 'active' },
+        { kind: 'group', group: 'available' },
+      ];
+    }
+    if (node.kind !== 'group') return [];
+    if (node.group === 'active') {
+      const active = this.tools.list();
+      if (active.length > 0) return active.map((tool) => ({ kind: 'tool', group: 'active', tool }));
+      return [{ kind: 'action', label: 'Add the read-only tools', command: 'toolbelt.tools.addReadOnly', icon: 'add' }];
+    }
+    const registered = new Set(this.tools.manager.registry.getToolNames());
+    return this.tools
+      .available()
+      .tools.filter((tool) => !registered.has(tool.name))
+      .map((tool) => ({ kind: 'tool', group: 'available', tool }));
+  }
+
+  getTreeItem(node: ToolsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'group':
+        return this.groupItem(node.group);
+      case 'action': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = `action:${node.command}`;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.command = { command: node.command, title: node.label };
+        item.tooltip = 'Registers calculator, get_current_datetime, generate_uuid, read_file, list_dir, search_text and search_files in this workspace.';
+        return item;
+      }
+      case 'tool':
+        return node.group === 'active' ? this.activeItem(node.tool) : this.availableItem(node.tool);
+    }
+  }
+
+  /** The tree as plain data, as a person sees it: for tests and diagnostics. */
+  snapshot(): TreeRow[] {
+    const rows: TreeRow[] = [];
+    const visit = (node: ToolsNode | undefined, depth: number) => {
+      for (const child of this.getChildren(node)) {
+        const item = this.getTreeItem(child);
+        const checkbox = typeof item.checkboxState === 'object' ? item.checkboxState.state : item.checkboxState;
+        rows.push({
+          depth,
+          id: item.id ?? '',
+          label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
+          description: typeof item.description === 'string' ? item.description : undefined,
+          checked: checkbox === undefined ? undefined : checkbox === vscode.TreeItemCheckboxState.Checked,
+          contextValue: item.contextValue,
+          icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+          command: item.command?.command,
+          tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip,
+        });
+        visit(child, depth + 1);
+      }
+    };
+    visit(undefined, 0);
+    return rows;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+
+  private groupItem(group: 'active' | 'available'): vscode.TreeItem {
+    const active = this.tools.list();
+    const item = new vscode.TreeItem(group === 'active' ? 'Active' : 'Available', vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `group:${group}`;
+    item.contextValue = `toolbelt.group.${group}`;
+    if (group === 'active') {
+      const enabled = active.filter((t) => t.enabled).length;
+      item.description = active.length ? `${enabled} of ${active.length} enabled` : 'none';
+      item.tooltip = 'Tools registered in toolbelt.tools.registry. Checked tools are offered to the chat.';
+      item.accessibilityInformation = { label: `Active tools, ${item.description}` };
+    } else {
+      const count = this.tools.available().count - active.length;
+      item.description = `${count} more`;
+      item.tooltip = 'Builtin tools this workspace has not registered. Use + to add one.';
+      item.accessibilityInformation = { label: `Available tools, ${count} not registered` };
+    }
+    return item;
+  }
+
+  private activeItem(tool: RegisteredTool): vscode.TreeItem {
+    const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `active:${tool.name}`;
+    const locked = !this.tools.trusted && tool.risk !== 'read';
+    item.iconPath = new vscode.ThemeIcon(locked ? 'lock' : RISK_ICONS[tool.risk].icon);
+    item.description = tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked);
+    item.checkboxState = {
+      state: tool.enabled ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+      tooltip: locked ? 'Trust this workspace to enable this tool' : tool.enabled ? 'Enabled for the chat: uncheck to disable' : 'Disabled: check to offer it to the chat',
+      accessibilityInformation: { label: `${tool.name} ${tool.enabled ? 'enabled' : 'disabled'}` },
+    };
+    item.contextValue = `toolbelt.tool.${tool.enabled ? 'enabled' : 'disabled'}${locked ? '.locked' : ''}`;
+    item.tooltip = tooltipFor(tool, tool.enabled ? 'Enabled' : locked ? 'Disabled until the workspace is trusted' : 'Disabled');
+    item.accessibilityInformation = { label: `${tool.name}, ${RISK_ICONS[tool.risk].label}, ${tool.enabled ? 'enabled' : 'disabled'}` };
+    return item;
+  }
+
+  private availableItem(tool: ToolDefinition): vscode.TreeItem {
+    const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `available:${tool.name}`;
+    item.iconPath = new vscode.ThemeIcon(RISK_ICONS[tool.risk].icon);
+    item.description = summaryOf(tool);
+    item.contextValue = 'toolbelt.tool.available';
+    item.tooltip = tooltipFor(tool, 'Not registered in this workspace');
+    item.accessibilityInformation = { label: `${tool.name}, ${RISK_ICONS[tool.risk].label}, available` };
+    return item;
+  }
+}
+
+function riskText(tool: RegisteredTool, locked: boolean): string {
+  if (locked) return 'needs a trusted workspace';
+  if (!tool.enabledByDefault) return `${RISK_ICONS[tool.risk].label.toLowerCase()} · asks each time`;
+  return RISK_ICONS[tool.risk].label.toLowerCase();
+}
+
+function tooltipFor(tool: ToolDefinition, state: string): vscode.MarkdownString {
+  const manifest = findBuiltin(tool.name);
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${tool.name}** — $(${RISK_ICONS[tool.risk].icon}) ${RISK_ICONS[tool.risk].label} · ${state}\n\n`);
+  md.appendText(tool.description);
+  if (manifest && manifest.description !== tool.description) md.appendMarkdown('\n\n*Description overridden in settings.*');
+  const required = new Set(tool.parameters.required ?? []);
+  const rows = Object.entries(tool.parameters.properties).map(
+    ([name, schema]) => `| \`${name}\`${required.has(name) ? '' : '?'} | ${schema.type ?? ''} | ${escapeCell(schema.description ?? '')} |`,
+  );
+  md.appendMarkdown(rows.length ? `\n\n| parameter | type | |\n|---|---|---|\n${rows.join('\n')}` : '\n\n*No parameters.*');
+  return md;
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** Registers the view: checkboxes toggle tools, and its message explains an empty Active group. */
+export function registerToolsView(context: vscode.ExtensionContext, tools: WorkspaceTools): ToolsTreeProvider {
+  const provider = new ToolsTreeProvider(tools);
+  const view = vscode.window.createTreeView(TOOLS_VIEW, { treeDataProvider: provider, manageCheckboxStateManually: true });
+  const updateMessage = () => {
+    const active = tools.list();
+    view.message =
+      active.length === 0
+        ? 'No tools are active in this workspace. Tools are activated by name in toolbelt.tools.registry (.vscode/settings.json): add one with + below, or all the read-only ones at once.'
+        : !tools.trusted && active.some((t) => t.risk !== 'read')
+          ? 'Restricted mode: tools that change files or run commands stay off until you trust this workspace.'
+          : undefined;
+  };
+  updateMessage();
+  context.subscriptions.push(
+    provider,
+    view,
+    tools.onDidChange(updateMessage),
+    view.onDidChangeCheckboxState(async (event) => {
+      for (const [node, state] of event.items) {
+        if (node.kind !== 'tool' || node.group !== 'active') continue;
+        const checked = state === vscode.TreeItemCheckboxState.Checked;
+        const result = checked ? await tools.enable(node.tool.name) : await tools.disable(node.tool.name);
+        if (!result.ok) {
+          void vscode.window.showErrorMessage(`Toolbelt: ${result.error}`);
+          provider.refresh();
+        }
+      }
+    }),
+  );
+  return provider;
+}

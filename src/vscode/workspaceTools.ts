@@ -1,0 +1,139 @@
+import * as vscode from 'vscode';
+import { BUILTIN_MANIFEST, findBuiltin } from '../tools/manifest';
+import { ToolManager, type ApplyResult, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
+import type { ToolContext, ToolDefinition } from '../tools/types';
+import { RegistrySettings } from './registrySettings';
+import { readRegistryEntries, type SettingsWatcher } from './settings';
+
+const TOGGLES_KEY = 'toolbelt.toolToggles';
+
+/**
+ * The workspace's tools: a ToolManager fed from settings (live), its enable/disable choices kept
+ * in workspace state, workspace trust applied, and problems reported once per change.
+ */
+export class WorkspaceTools implements vscode.Disposable {
+  readonly manager: ToolManager;
+  readonly settings = new RegistrySettings();
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  private lastReport = '';
+  private lastResult: ApplyResult = { warnings: [], errors: [] };
+
+  constructor(
+    state: vscode.Memento,
+    context: ToolContext,
+    private readonly log: vscode.LogOutputChannel,
+    watcher: SettingsWatcher,
+  ) {
+    this.manager = new ToolManager({ context, logger: log, trusted: vscode.workspace.isTrusted, toggles: mementoToggles(state, log) });
+    this.disposables.push(this.manager.onDidChange(() => this.emitter.fire()));
+    this.disposables.push(watcher.onDidChange((change) => change.registry && this.reload()));
+    this.disposables.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info('Workspace trusted: write and exec tools can be enabled, description overrides apply.');
+        this.lastResult = this.manager.setTrusted(true);
+        this.report(this.lastResult);
+      }),
+    );
+    this.reload();
+  }
+
+  get trusted(): boolean {
+    return this.manager.trusted;
+  }
+
+  /** Applies `toolbelt.tools.registry` as it is now. */
+  reload(): ApplyResult {
+    const result = this.manager.applyConfig(readRegistryEntries());
+    this.lastResult = result;
+    this.log.info(`Registry applied: ${this.manager.registry.getToolNames().join(', ') || 'no tools'}.`);
+    this.report(result);
+    return result;
+  }
+
+  /** The warnings and errors of the last time the settings were applied. */
+  problems(): ApplyResult {
+    return { warnings: [...this.lastResult.warnings], errors: [...this.lastResult.errors] };
+  }
+
+  available(): { tools: ToolDefinition[]; count: number } {
+    return this.manager.available();
+  }
+
+  list(): RegisteredTool[] {
+    return this.manager.list();
+  }
+
+  /** Enables a tool; one that is available but not registered is first added to the workspace settings. */
+  async enable(name: string): Promise<ToggleResult> {
+    const definition = findBuiltin(name);
+    if (!definition) return this.manager.enable(name);
+    if (!this.trusted && definition.risk !== 'read') return this.manager.enable(name);
+    if (!this.manager.registry.hasTool(name)) {
+      await this.settings.add([name]);
+      if (!this.manager.registry.hasTool(name)) this.reload();
+      if (!this.manager.registry.hasTool(name)) {
+        return { ok: false, error: `"${name}" was added to toolbelt.tools.registry but could not be registered; see the Toolbelt log.` };
+      }
+    }
+    return this.manager.enable(name);
+  }
+
+  async disable(name: string): Promise<ToggleResult> {
+    return this.manager.disable(name);
+  }
+
+  /** Registers every read-only builtin that is not registered yet. */
+  async addReadOnly(): Promise<string[]> {
+    const names = BUILTIN_MANIFEST.filter((d) => d.risk === 'read' && !this.manager.registry.hasTool(d.name)).map((d) => d.name);
+    if (names.length === 0) return [];
+    await this.settings.add(names);
+    if (names.some((name) => !this.manager.registry.hasTool(name))) this.reload();
+    return names;
+  }
+
+  async removeFromSettings(name: string): Promise<boolean> {
+    const removed = await this.settings.remove(name);
+    if (removed && this.manager.registry.hasTool(name)) this.reload();
+    return removed;
+  }
+
+  async setDescription(name: string, description: string | undefined): Promise<boolean> {
+    const changed = await this.settings.setDescription(name, description);
+    if (changed) this.reload();
+    return changed;
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+
+  /** One notification per change that has problems, with the details in the log. */
+  private report(result: ApplyResult): void {
+    const problems = [...result.errors, ...result.warnings];
+    const key = problems.join('\n');
+    if (key === this.lastReport) return;
+    this.lastReport = key;
+    if (problems.length === 0) return;
+    const summary = problems.length === 1 ? problems[0] : `${problems.length} problems in toolbelt.tools.registry; the first: ${problems[0]}`;
+    const show = result.errors.length > 0 ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    void show(`Toolbelt: ${summary}`, 'Open Log', 'Open Settings').then((choice) => {
+      if (choice === 'Open Log') this.log.show(true);
+      else if (choice === 'Open Settings') void vscode.commands.executeCommand('toolbelt.tools.openSettings');
+    });
+  }
+}
+
+function mementoToggles(state: vscode.Memento, log: vscode.LogOutputChannel): ToggleStore {
+  const read = () => state.get<Record<string, boolean>>(TOGGLES_KEY, {});
+  return {
+    get: (name) => {
+      const value = read()[name];
+      return typeof value === 'boolean' ? value : undefined;
+    },
+    set: (name, enabled) => {
+      state.update(TOGGLES_KEY, { ...read(), [name]: enabled }).then(undefined, (error: Error) => log.error(`Could not save the state of ${name}: ${error.message}`));
+    },
+  };
+}

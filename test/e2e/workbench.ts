@@ -1,0 +1,180 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(__dirname, '..', '..', '..');
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+interface Host {
+  nodeBin: string;
+  entry: string;
+  chromium: string;
+}
+interface Server {
+  url: string;
+  port: number;
+  extensionsDir: string;
+  tail(lines?: number): string;
+  stop(): Promise<void>;
+}
+interface HostLib {
+  ensureHost(): Host;
+  startCodeServer(host: Host, options: Record<string, unknown>): Promise<Server>;
+  linkExtension(extensionsDir: string): string;
+  copyWorkspace(source: string, name?: string): string;
+  chromiumLaunchOptions(host: Host): Parameters<typeof chromium.launch>[0];
+}
+// scripts/lib/host.js is plain Node so `npm start` and the runners share it without a build.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const hostLib: HostLib = require(path.join(ROOT, 'scripts', 'lib', 'host.js'));
+
+export interface WorkbenchOptions {
+  /** .vscode/settings.json of the workspace copy. */
+  workspaceSettings?: Record<string, unknown>;
+  /** Leave workspace trust on, so the folder opens in restricted mode. */
+  trust?: boolean;
+  theme?: 'Default Dark Modern' | 'Default Light Modern';
+  /** Extra user settings. */
+  userSettings?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+/** Quiet defaults: no welcome page, no built-in chat panel, nothing that reaches the network. */
+export const QUIET_USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+};
+
+/** A real VS Code workbench (code-server) with Toolbelt installed, driven by headless Chromium. */
+export class Workbench {
+  private constructor(
+    readonly server: Server,
+    readonly browser: Browser,
+    readonly page: Page,
+    readonly workspace: string,
+  ) {}
+
+  static async start(options: WorkbenchOptions = {}): Promise<Workbench> {
+    const host = hostLib.ensureHost();
+    const workspace = hostLib.copyWorkspace(path.join(ROOT, 'test', 'fixtures', 'workspace'));
+    await fs.writeFile(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings ?? {}, null, 2));
+    const server = await hostLib.startCodeServer(host, {
+      trust: options.trust ?? false,
+      userSettings: {
+        ...QUIET_USER_SETTINGS,
+        'workbench.colorTheme': options.theme ?? 'Default Dark Modern',
+        ...(options.trust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
+        ...options.userSettings,
+      },
+      env: options.env,
+    });
+    hostLib.linkExtension(server.extensionsDir);
+    const browser = await chromium.launch(hostLib.chromiumLaunchOptions(host));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const workbench = new Workbench(server, browser, page, workspace);
+    await workbench.open();
+    return workbench;
+  }
+
+  get url(): string {
+    return `${this.server.url}/?folder=${encodeURIComponent(this.workspace)}`;
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(this.url);
+    await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
+  }
+
+  /** Clicks Toolbelt's activity-bar icon and waits for the tools tree. */
+  async openToolbelt(): Promise<void> {
+    const icon = this.page.locator('.activitybar [aria-label="Toolbelt"]').first();
+    await icon.waitFor({ timeout: 60_000 });
+    const sidebarTitle = this.page.locator('.part.sidebar .composite.title h2', { hasText: 'Toolbelt' });
+    if (!(await sidebarTitle.isVisible())) await icon.click();
+    await this.toolsTree.locator('[role=treeitem]').first().waitFor({ timeout: 60_000 });
+  }
+
+  get toolsTree(): Locator {
+    return this.page.locator('.part.sidebar [role=tree][aria-label="Tools"]');
+  }
+
+  toolRow(name: string): Locator {
+    return this.toolsTree.locator(`[role=treeitem][aria-label^="${name},"]`);
+  }
+
+  checkbox(name: string): Locator {
+    return this.toolRow(name).locator('[role=checkbox]');
+  }
+
+  /** Waits until a tool's checkbox shows the given state. */
+  async waitForChecked(name: string, checked: boolean, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.checkbox(name).getAttribute('aria-checked').catch(() => null)) !== String(checked)) {
+      if (Date.now() > deadline) throw new Error(`${name} did not become ${checked ? 'checked' : 'unchecked'}`);
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  /** Runs a command from the palette by its exact title. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await this.pickOption(title);
+  }
+
+  /** Clicks the quick-pick entry whose label is exactly `label`. */
+  async pickOption(label: string): Promise<void> {
+    const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const option = this.page
+      .locator('.quick-input-list [role=option]')
+      .filter({ has: this.page.locator('.label-name', { hasText: exact }) })
+      .first();
+    await option.click();
+  }
+
+  notification(text: string | RegExp): Locator {
+    return this.page.locator('.notification-toast', { hasText: text });
+  }
+
+  async readWorkspaceFile(relative: string): Promise<string> {
+    return fs.readFile(path.join(this.workspace, relative), 'utf8');
+  }
+
+  /** The chat webview's inner frame (webviews are iframes inside iframes). */
+  async chatFrame(): Promise<Frame> {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      for (const frame of this.page.frames()) {
+        if (await frame.locator('#toolbelt-chat').count().catch(() => 0)) return frame;
+      }
+      await this.page.waitForTimeout(200);
+    }
+    throw new Error('The chat webview did not appear');
+  }
+
+  async screenshot(name: string): Promise<string> {
+    await fs.mkdir(SCREENSHOTS, { recursive: true });
+    const file = path.join(SCREENSHOTS, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    await this.server.stop();
+    await fs.rm(path.dirname(this.workspace), { recursive: true, force: true });
+  }
+}

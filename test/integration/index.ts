@@ -1,0 +1,5 @@
+import { runMochaIn } from './mochaRunner';
+
+export function run(): Promise<void> {
+  return runMochaIn(__dirname);
+}

@@ -26,7 +26,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', vscodeFree] },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { ...globals.node } },
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

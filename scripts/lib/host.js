@@ -4,7 +4,7 @@
 'use strict';
 
 const { spawn, spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -27,7 +27,7 @@ function run(command, args, options = {}) {
 }
 
 function hashOf(files) {
-  const hash = crypto.createHash('sha256');
+  const hash = createHash('sha256');
   for (const file of files) hash.update(fs.readFileSync(file));
   return hash.digest('hex').slice(0, 16);
 }

@@ -1,0 +1,272 @@
+import * as path from 'node:path';
+import { abortedError, ProviderError } from '../providers/errors';
+import type { ChatMessage, ChatProvider, ToolCall } from '../providers/types';
+import { createDefaultToolRegistry } from '../tools/factory';
+import type { ChatTool, ExecutableTool } from '../tools/interface';
+import { ToolRegistry } from '../tools/registry';
+import type { ToolContext } from '../tools/types';
+import { summarizeConversation } from './sessionSummary';
+import { parseToolArguments } from './toolArguments';
+
+export const DEFAULT_MAX_TOOL_ROUNDS = 25;
+export const DEFAULT_SESSION_CONTEXT_FILE = '.toolbelt/session-context.md';
+export const DEFAULT_SYSTEM_PROMPT = [
+  'You are Toolbelt, an assistant working inside the user\'s VS Code workspace.',
+  'Use the tools you are given to look at files, search, calculate and run commands instead of guessing;',
+  'paths are relative to the workspace root. If a tool fails, read its error and correct the call.',
+  'Answer concisely in Markdown.',
+].join(' ');
+
+export interface AgentOptions {
+  toolRegistry?: ToolRegistry;
+  workspaceRoot?: string;
+  systemPrompt?: string;
+  sessionContextFilePath?: string;
+  /** Rounds of tool calls one turn may take before the Agent stops it. */
+  maxToolRounds?: number;
+  /** A conversation to continue (e.g. restored after a window reload). */
+  history?: ChatMessage[];
+  /** For the default registry: asked before destructive calls and protected writes. */
+  confirm?: ToolContext['confirm'];
+  rgPath?: string;
+}
+
+export type ToolCallStatus = 'ok' | 'error' | 'cancelled';
+
+export type AgentEvent =
+  | { type: 'text'; text: string }
+  /** The model started a tool call; its arguments are still arriving. */
+  | { type: 'tool_call_pending'; id: string; name: string }
+  | { type: 'tool_call_start'; id: string; name: string; arguments: string }
+  | { type: 'tool_call_end'; id: string; name: string; arguments: string; result: string; status: ToolCallStatus; durationMs: number }
+  | { type: 'error'; message: string; error: ProviderError }
+  | { type: 'done'; text: string; reason: 'stop' | 'max_rounds' | 'aborted' };
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * The chat / tool-call loop: sends the conversation and the enabled tools to the model, runs
+ * the tools it calls (in order, through the registry), and goes on until the model answers
+ * without tools, the round cap is reached, or the caller aborts. A provider failure leaves the
+ * conversation as it was before the failed request, so `resume()` can go on from there.
+ */
+export class Agent {
+  readonly toolRegistry: ToolRegistry;
+  readonly context: ToolContext;
+  private messages: ChatMessage[];
+  private systemPrompt: string;
+  private readonly maxToolRounds: number;
+
+  constructor(
+    private provider: ChatProvider,
+    options: AgentOptions = {},
+  ) {
+    this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+    this.maxToolRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    this.messages = [...(options.history ?? [])];
+    const sessionContextFilePath = options.sessionContextFilePath ?? DEFAULT_SESSION_CONTEXT_FILE;
+    const workspaceRoot = path.resolve(options.workspaceRoot ?? process.cwd());
+    const live = { systemPrompt: () => this.systemPrompt, sessionContext: () => this.sessionContext };
+    this.context = {
+      get systemPrompt() {
+        return live.systemPrompt();
+      },
+      get sessionContext() {
+        return live.sessionContext();
+      },
+      sessionContextFilePath,
+      workspaceRoot,
+      confirm: options.confirm,
+      rgPath: options.rgPath,
+    };
+    this.toolRegistry = options.toolRegistry ?? createDefaultToolRegistry(this.context);
+  }
+
+  /** The conversation so far (without the system prompt). */
+  get history(): readonly ChatMessage[] {
+    return this.messages;
+  }
+
+  /** A markdown summary of the conversation so far, for save_session_context. */
+  get sessionContext(): string {
+    return summarizeConversation(this.messages);
+  }
+
+  get currentProvider(): ChatProvider {
+    return this.provider;
+  }
+
+  /** Switches model or service; the conversation goes on with the new one. */
+  setProvider(provider: ChatProvider): void {
+    this.provider = provider;
+  }
+
+  getSystemPrompt(): string {
+    return this.systemPrompt;
+  }
+
+  setSystemPrompt(prompt: string): void {
+    this.systemPrompt = prompt;
+  }
+
+  getTools(): ChatTool[] {
+    return this.toolRegistry.getEnabledSchemas();
+  }
+
+  addTool(tool: ExecutableTool): void {
+    this.toolRegistry.register(tool);
+  }
+
+  removeTool(name: string): void {
+    this.toolRegistry.unregister(name);
+  }
+
+  enableTool(name: string): void {
+    this.toolRegistry.enable(name);
+  }
+
+  disableTool(name: string): void {
+    this.toolRegistry.disable(name);
+  }
+
+  saveContext(reason: string): Promise<string> {
+    return this.toolRegistry.execute('save_session_context', { reason });
+  }
+
+  /** Forgets the conversation (the system prompt stays). */
+  clearContext(): void {
+    this.messages = [];
+  }
+
+  /** One turn, answered as one JSON reply per model call; resolves with the reply text. */
+  async chat(message: string, options: TurnOptions = {}): Promise<string> {
+    this.messages.push({ role: 'user', content: message });
+    return finalText(this.run(false, options.signal));
+  }
+
+  /** One turn, streamed: text deltas, tool calls starting and finishing, then done. */
+  streamChat(message: string, options: TurnOptions = {}): AsyncIterable<AgentEvent> {
+    this.messages.push({ role: 'user', content: message });
+    return this.run(true, options.signal);
+  }
+
+  /**
+   * Goes on from where a failed or stopped turn left off, without sending anything twice:
+   * the user's message and any finished tool results are already in the conversation.
+   */
+  resume(options: TurnOptions & { stream?: boolean } = {}): AsyncIterable<AgentEvent> {
+    return this.run(options.stream ?? true, options.signal);
+  }
+
+  /** Whether the conversation ends with something the model has not answered yet. */
+  get canResume(): boolean {
+    const last = this.messages[this.messages.length - 1];
+    return last !== undefined && (last.role === 'user' || last.role === 'tool');
+  }
+
+  private async *run(stream: boolean, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
+    const replies: string[] = [];
+    if (!this.canResume) {
+      yield { type: 'done', text: '', reason: 'stop' };
+      return;
+    }
+    for (let round = 1; ; round++) {
+      let text = '';
+      const calls: ToolCall[] = [];
+      try {
+        if (signal?.aborted) throw abortedError(this.provider.name);
+        const request = { messages: this.request(), tools: this.getTools(), stream, signal };
+        for await (const event of this.provider.stream(request)) {
+          if (event.type === 'text') {
+            text += event.text;
+            yield { type: 'text', text: event.text };
+          } else if (event.type === 'tool_call_begin') {
+            yield { type: 'tool_call_pending', id: event.id, name: event.name };
+          } else if (event.type === 'tool_call') {
+            calls.push(event.call);
+          }
+        }
+      } catch (error) {
+        const failure = asProviderError(error, this.provider.name);
+        if (failure.kind === 'aborted') {
+          // What the user saw streaming stays in the conversation, as in any chat.
+          if (text) this.messages.push({ role: 'assistant', content: text });
+          yield { type: 'done', text: joinReplies([...replies, text]), reason: 'aborted' };
+          return;
+        }
+        yield { type: 'error', message: failure.message, error: failure };
+        throw failure;
+      }
+      replies.push(text);
+      this.messages.push(calls.length ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text });
+      if (calls.length === 0) {
+        yield { type: 'done', text: joinReplies(replies), reason: 'stop' };
+        return;
+      }
+      if (round > this.maxToolRounds) {
+        for (const call of calls) this.answer(call, `Not run: this turn reached its limit of ${this.maxToolRounds} rounds of tool calls.`);
+        const notice = `\n\n_Stopped: this turn reached its limit of ${this.maxToolRounds} rounds of tool calls (toolbelt.chat.maxToolRounds). Send a message to go on._`;
+        yield { type: 'text', text: notice };
+        yield { type: 'done', text: joinReplies([...replies, notice.trim()]), reason: 'max_rounds' };
+        return;
+      }
+      for (const call of calls) yield* this.runTool(call, signal);
+      if (signal?.aborted) {
+        yield { type: 'done', text: joinReplies(replies), reason: 'aborted' };
+        return;
+      }
+    }
+  }
+
+  private async *runTool(call: ToolCall, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
+    const end = (result: string, status: ToolCallStatus, durationMs = 0): AgentEvent => {
+      this.answer(call, result);
+      return { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result, status, durationMs };
+    };
+    if (signal?.aborted) {
+      yield end('Not run: the user stopped the turn.', 'cancelled');
+      return;
+    }
+    if (!this.toolRegistry.hasTool(call.name)) {
+      const available = this.toolRegistry.getEnabledSchemas().map((s) => s.function.name);
+      yield end(`Error: there is no tool named "${call.name}"; it was not run. Available tools: ${available.join(', ') || 'none'}.`, 'error');
+      return;
+    }
+    const parsed = parseToolArguments(call.name, call.arguments);
+    if (!parsed.ok) {
+      yield end(parsed.error, 'error');
+      return;
+    }
+    yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
+    const started = performance.now();
+    const result = await this.toolRegistry.execute(call.name, parsed.args, { signal });
+    const durationMs = performance.now() - started;
+    const status: ToolCallStatus = signal?.aborted ? 'cancelled' : /^Error\b/.test(result) ? 'error' : 'ok';
+    yield end(result, status, durationMs);
+  }
+
+  private answer(call: ToolCall, content: string): void {
+    this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+  }
+
+  private request(): ChatMessage[] {
+    return this.systemPrompt ? [{ role: 'system', content: this.systemPrompt }, ...this.messages] : [...this.messages];
+  }
+}
+
+function asProviderError(error: unknown, provider: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  return new ProviderError(error instanceof Error ? error.message : String(error), { kind: 'protocol', provider, cause: error });
+}
+
+function joinReplies(texts: string[]): string {
+  return texts.map((t) => t.trim()).filter(Boolean).join('\n\n');
+}
+
+async function finalText(events: AsyncIterable<AgentEvent>): Promise<string> {
+  let text = '';
+  for await (const event of events) if (event.type === 'done') text = event.text;
+  return text;
+}

@@ -1,0 +1,236 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { toGeminiTools } from '../tools/formats';
+import { abortedError, httpError, networkError, ProviderError } from './errors';
+import { DEFAULT_IDLE_TIMEOUT_MS, guardIdle, linkedController, withRetries } from './streaming';
+import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+export const GEMINI_DEFAULT_MODEL = 'gemini-2.0-flash';
+const API_VERSION = 'v1beta';
+
+export interface GeminiProviderOptions extends ProviderTimeouts {
+  apiKey: string;
+  /** The bare origin; the provider adds the API version path. */
+  baseURL?: string;
+  model: string;
+}
+
+interface GeminiPart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: { id?: string; name: string; args?: Record<string, unknown> };
+  functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
+}
+
+interface GeminiContent {
+  role: 'user' | 'model';
+  parts: GeminiPart[];
+}
+
+interface GeminiResponse {
+  candidates?: { content?: { parts?: GeminiPart[] }; finishReason?: string }[];
+  promptFeedback?: { blockReason?: string };
+  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number };
+  error?: { code?: number; message?: string; status?: string };
+}
+
+/** Gemini's native generateContent / streamGenerateContent API over fetch, with SSE parsed by eventsource-parser. */
+export class GeminiProvider implements ChatProvider {
+  readonly name = 'gemini';
+  readonly model: string;
+  readonly baseURL: string;
+  private readonly apiKey: string;
+  private readonly timeouts: ProviderTimeouts;
+
+  constructor(options: GeminiProviderOptions) {
+    this.apiKey = options.apiKey;
+    this.model = (options.model || GEMINI_DEFAULT_MODEL).replace(/^models\//, '');
+    this.baseURL = (options.baseURL || GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.timeouts = options;
+  }
+
+  async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {
+    const controller = linkedController(request.signal);
+    const streaming = request.stream !== false;
+    const url = `${this.baseURL}/${API_VERSION}/models/${encodeURIComponent(this.model)}:${streaming ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+    const body = JSON.stringify(toGeminiRequest(request));
+    const idleMs = this.timeouts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    try {
+      const response = await withRetries(() => this.post(url, body, controller, idleMs), this.timeouts, controller.signal);
+      const responses = streaming ? sseResponses(response, idleMs, () => controller.abort()) : jsonResponse(response, idleMs, () => controller.abort());
+      yield* this.events(responses);
+    } catch (error) {
+      throw this.toProviderError(error, controller);
+    }
+  }
+
+  private async post(url: string, body: string, controller: AbortController, idleMs: number): Promise<Response> {
+    const timer = setTimeout(() => controller.abort(new Error('headers timeout')), idleMs);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': this.apiKey },
+        body,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (controller.signal.reason instanceof Error && controller.signal.reason.message === 'headers timeout') {
+        throw new ProviderError(`Gemini did not answer within ${Math.round(idleMs / 1000)} s. Try again.`, { kind: 'timeout', provider: this.name });
+      }
+      throw this.toProviderError(error, controller);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      const parsed = safeJson<GeminiResponse & { error?: { details?: { '@type'?: string; retryDelay?: string }[] } }>(text);
+      const detail = parsed?.error?.message ?? text.slice(0, 300);
+      const retryInfo = parsed?.error?.details?.find((d) => d['@type']?.endsWith('RetryInfo'))?.retryDelay;
+      const retryAfter = retryInfo ? parseFloat(retryInfo) * 1000 : headerRetryAfter(response);
+      const status = response.status === 400 && /API key/i.test(detail) ? 401 : response.status;
+      throw httpError(this.name, status, detail, { model: this.model, url: this.baseURL, retryAfterMs: retryAfter });
+    }
+    return response;
+  }
+
+  private async *events(responses: AsyncIterable<GeminiResponse>): AsyncGenerator<ProviderEvent> {
+    const calls: ToolCall[] = [];
+    let finishReason: string | undefined;
+    let usage: Usage | undefined;
+    for await (const response of responses) {
+      if (response.error) throw httpError(this.name, response.error.code ?? 500, response.error.message ?? '', { model: this.model, url: this.baseURL });
+      if (response.promptFeedback?.blockReason) {
+        throw new ProviderError(`Gemini blocked the request (${response.promptFeedback.blockReason}).`, { kind: 'bad_request', provider: this.name });
+      }
+      if (response.usageMetadata) usage = { inputTokens: response.usageMetadata.promptTokenCount, outputTokens: response.usageMetadata.candidatesTokenCount };
+      const candidate = response.candidates?.[0];
+      for (const part of candidate?.content?.parts ?? []) {
+        if (part.functionCall) {
+          const call: ToolCall = {
+            id: part.functionCall.id || `call_${calls.length}`,
+            name: part.functionCall.name,
+            arguments: JSON.stringify(part.functionCall.args ?? {}),
+          };
+          const providerData = { ...(part.functionCall.id ? { geminiId: part.functionCall.id } : {}), ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) };
+          if (Object.keys(providerData).length) call.providerData = providerData;
+          calls.push(call);
+          yield { type: 'tool_call_begin', id: call.id, name: call.name };
+        } else if (typeof part.text === 'string' && part.text && !part.thought) {
+          yield { type: 'text', text: part.text };
+        }
+      }
+      if (candidate?.finishReason) finishReason = candidate.finishReason;
+    }
+    if (!finishReason) {
+      throw new ProviderError('The answer from Gemini broke off before it was finished. Try again.', { kind: 'protocol', provider: this.name });
+    }
+    if (finishReason !== 'STOP' && finishReason !== 'MAX_TOKENS' && calls.length === 0) {
+      throw new ProviderError(`Gemini stopped without an answer (${finishReason}).`, { kind: 'bad_request', provider: this.name });
+    }
+    for (const call of calls) yield { type: 'tool_call', call };
+    yield { type: 'done', finishReason, usage };
+  }
+
+  private toProviderError(error: unknown, controller: AbortController): ProviderError {
+    if (error instanceof ProviderError && error.kind === 'timeout') return error;
+    if (controller.signal.aborted) return abortedError(this.name);
+    if (error instanceof ProviderError) return error;
+    if (error instanceof TypeError && /fetch failed|network/i.test(error.message)) return networkError(this.name, this.baseURL, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return new ProviderError(`Gemini sent a reply Toolbelt could not read (${message}). Try again.`, { kind: 'protocol', provider: this.name, cause: error });
+  }
+}
+
+/** Maps the neutral conversation to Gemini's contents, system instruction and tools. */
+export function toGeminiRequest(request: Pick<ChatRequest, 'messages' | 'tools'>): Record<string, unknown> {
+  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const contents: GeminiContent[] = [];
+  const push = (role: GeminiContent['role'], parts: GeminiPart[]) => {
+    if (parts.length === 0) return;
+    const last = contents[contents.length - 1];
+    if (last && last.role === role) last.parts.push(...parts);
+    else contents.push({ role, parts });
+  };
+  const geminiIds = new Map<string, string>();
+  for (const message of request.messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) if (typeof call.providerData?.geminiId === 'string') geminiIds.set(call.id, call.providerData.geminiId);
+  }
+  for (const message of request.messages) push(...toContent(message, geminiIds));
+  return {
+    contents,
+    ...(system ? { systemInstruction: { parts: [{ text: system }] } } : {}),
+    ...(request.tools.length > 0 ? { tools: [toGeminiTools(request.tools)] } : {}),
+  };
+}
+
+function toContent(message: ChatMessage, geminiIds: Map<string, string>): [GeminiContent['role'], GeminiPart[]] {
+  switch (message.role) {
+    case 'system':
+      return ['user', []];
+    case 'user':
+      return ['user', message.content ? [{ text: message.content }] : []];
+    case 'assistant': {
+      const parts: GeminiPart[] = message.content ? [{ text: message.content }] : [];
+      for (const call of message.toolCalls ?? []) {
+        const id = call.providerData?.geminiId as string | undefined;
+        const signature = call.providerData?.thoughtSignature as string | undefined;
+        parts.push({ functionCall: { ...(id ? { id } : {}), name: call.name, args: argsObject(call.arguments) }, ...(signature ? { thoughtSignature: signature } : {}) });
+      }
+      return ['model', parts];
+    }
+    case 'tool': {
+      const id = geminiIds.get(message.toolCallId);
+      return ['user', [{ functionResponse: { ...(id ? { id } : {}), name: message.name, response: { result: message.content } } }]];
+    }
+  }
+}
+
+function argsObject(text: string): Record<string, unknown> {
+  const parsed = safeJson<unknown>(text);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+}
+
+async function* sseResponses(response: Response, idleMs: number, abort: () => void): AsyncGenerator<GeminiResponse> {
+  if (!response.body) throw new ProviderError('Gemini answered without a body.', { kind: 'protocol', provider: 'gemini' });
+  const queue: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => queue.push(event) });
+  const decoder = new TextDecoder();
+  for await (const chunk of guardIdle(response.body as AsyncIterable<Uint8Array>, idleMs, 'gemini', abort)) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    while (queue.length) {
+      const data = queue.shift()!.data;
+      const parsed = safeJson<GeminiResponse>(data);
+      if (!parsed || typeof parsed !== 'object') {
+        throw new ProviderError(`Gemini sent a malformed event: ${data.slice(0, 80)}`, { kind: 'protocol', provider: 'gemini' });
+      }
+      yield parsed;
+    }
+  }
+}
+
+async function* jsonResponse(response: Response, idleMs: number, abort: () => void): AsyncGenerator<GeminiResponse> {
+  let text = '';
+  const decoder = new TextDecoder();
+  if (response.body) {
+    for await (const chunk of guardIdle(response.body as AsyncIterable<Uint8Array>, idleMs, 'gemini', abort)) text += decoder.decode(chunk, { stream: true });
+  }
+  const parsed = safeJson<GeminiResponse>(text);
+  if (!parsed) throw new ProviderError('Gemini sent a reply that is not JSON.', { kind: 'protocol', provider: 'gemini' });
+  yield parsed;
+}
+
+function headerRetryAfter(response: Response): number | undefined {
+  const value = response.headers.get('retry-after');
+  return value && /^\d+$/.test(value) ? Number(value) * 1000 : undefined;
+}
+
+function safeJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}

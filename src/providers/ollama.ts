@@ -1,0 +1,22 @@
+import { OpenAIProvider, type OpenAIProviderOptions } from './openai';
+
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
+export const OLLAMA_DEFAULT_MODEL = 'qwen2.5:7b';
+
+export interface OllamaProviderOptions extends Omit<OpenAIProviderOptions, 'apiKey'> {
+  /** Ollama needs none; a proxy in front of it might. */
+  apiKey?: string;
+}
+
+/** Ollama speaks the OpenAI Chat Completions format (tools since 0.1.26) at its own address, without a key. */
+export class OllamaProvider extends OpenAIProvider {
+  override readonly name = 'ollama';
+
+  constructor(options: OllamaProviderOptions) {
+    super({ ...options, apiKey: options.apiKey || 'ollama', model: options.model || OLLAMA_DEFAULT_MODEL });
+  }
+
+  protected override defaultBaseURL(): string {
+    return OLLAMA_DEFAULT_BASE_URL;
+  }
+}

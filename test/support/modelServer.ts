@@ -1,0 +1,308 @@
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A scripted language model on 127.0.0.1 that speaks OpenAI's Chat Completions and Gemini's
+ * generateContent wire formats, JSON and server-sent events, and injects faults. Tests queue
+ * replies; every request is recorded.
+ */
+
+export interface ScriptedToolCall {
+  name: string;
+  /** A JSON object, or raw text (to send malformed arguments). */
+  arguments: Record<string, unknown> | string;
+  id?: string;
+}
+
+export type Fault =
+  /** Answer with `status` (401, 429, 500, …) and the provider's error body. */
+  | 'http'
+  /** Close the connection before any response. */
+  | 'reset'
+  /** Send the first chunks, then close the connection. */
+  | 'reset-mid-stream'
+  /** Send the first chunks, then nothing, keeping the connection open. */
+  | 'stall'
+  /** Send an event whose data is not JSON. */
+  | 'malformed'
+  /** End the stream in the middle of a tool call's arguments. */
+  | 'cut-in-tool-args'
+  /** End the stream in the middle of the text, without a finish reason. */
+  | 'cut-in-text';
+
+export interface ScriptedReply {
+  text?: string;
+  /** Explicit text chunks (default: the text split into a few pieces). */
+  chunks?: string[];
+  toolCalls?: ScriptedToolCall[];
+  fault?: Fault;
+  status?: number;
+  retryAfter?: string;
+  errorMessage?: string;
+  /** Milliseconds between streamed chunks (to test stopping a long answer). */
+  chunkDelayMs?: number;
+  /** Gemini only: a thought signature on each function call part. */
+  thoughtSignature?: string;
+  /** Gemini only: give function calls ids. */
+  withCallIds?: boolean;
+}
+
+export interface RecordedRequest {
+  format: 'openai' | 'gemini';
+  path: string;
+  stream: boolean;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+export type Responder = (request: RecordedRequest) => ScriptedReply;
+
+export class ModelServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: ScriptedReply[] = [];
+  private fallback: Responder = () => ({ text: 'Scripted reply.' });
+  private readonly sockets = new Set<Socket>();
+  private nextId = 1;
+
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(): Promise<ModelServer> {
+    const server = http.createServer();
+    const model = new ModelServer(server);
+    server.on('request', (req, res) => void model.handle(req, res));
+    server.on('connection', (socket) => {
+      model.sockets.add(socket);
+      socket.on('close', () => model.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return model;
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The baseURL for OpenAI-compatible clients. */
+  get openaiBaseUrl(): string {
+    return `${this.origin}/v1`;
+  }
+
+  /** The baseURL for Gemini (a bare origin: the provider adds /v1beta). */
+  get geminiBaseUrl(): string {
+    return this.origin;
+  }
+
+  /** Queues replies; each model call takes the next one. */
+  enqueue(...replies: ScriptedReply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  /** What to answer when the queue is empty. */
+  setFallback(responder: Responder): this {
+    this.fallback = responder;
+    return this;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  reset(): void {
+    this.queue.length = 0;
+    this.requests.length = 0;
+    this.fallback = () => ({ text: 'Scripted reply.' });
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.origin);
+    if (req.method === 'GET' && url.pathname === '/v1/models') {
+      return json(res, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', owned_by: 'toolbelt-tests' }] });
+    }
+    if (req.method === 'GET' && url.pathname === '/v1beta/models') {
+      return json(res, 200, { models: [{ name: 'models/scripted-gemini', supportedGenerationMethods: ['generateContent'] }] });
+    }
+    const body = await readJson(req);
+    const gemini = /^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(url.pathname);
+    const openai = req.method === 'POST' && url.pathname === '/v1/chat/completions';
+    if (!gemini && !openai) return json(res, 404, { error: { message: `No route ${req.method} ${url.pathname}` } });
+    const format = gemini ? 'gemini' : 'openai';
+    const stream = gemini ? gemini[1] === 'streamGenerateContent' : body.stream === true;
+    const recorded: RecordedRequest = { format, path: url.pathname, stream, headers: req.headers, body };
+    this.requests.push(recorded);
+    const reply = this.queue.shift() ?? this.fallback(recorded);
+    await this.answer(res, recorded, reply);
+  }
+
+  private async answer(res: http.ServerResponse, request: RecordedRequest, reply: ScriptedReply): Promise<void> {
+    if (reply.fault === 'reset') {
+      res.socket?.destroy();
+      return;
+    }
+    if (reply.fault === 'http') {
+      const status = reply.status ?? 500;
+      const message = reply.errorMessage ?? `Scripted HTTP ${status}`;
+      const headers: Record<string, string> = reply.retryAfter ? { 'retry-after': reply.retryAfter } : {};
+      const body =
+        request.format === 'openai'
+          ? { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: null } }
+          : {
+              error: {
+                code: status,
+                message,
+                status: status === 429 ? 'RESOURCE_EXHAUSTED' : status === 401 ? 'UNAUTHENTICATED' : 'INTERNAL',
+                ...(reply.retryAfter ? { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${reply.retryAfter}s` }] } : {}),
+              },
+            };
+      return json(res, status, body, headers);
+    }
+    const events = request.format === 'openai' ? this.openaiEvents(reply) : geminiEvents(reply);
+    if (!request.stream) {
+      return json(res, 200, request.format === 'openai' ? this.openaiCompletion(reply) : geminiCompletion(reply));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const cutAt = Math.max(1, Math.floor(events.length / 2));
+    for (const [index, event] of events.entries()) {
+      if (res.destroyed) return;
+      if (index === cutAt && (reply.fault === 'stall' || reply.fault === 'reset-mid-stream' || reply.fault === 'cut-in-text')) {
+        if (reply.fault === 'stall') return; // keep the connection open, send nothing more
+        if (reply.fault === 'reset-mid-stream') res.socket?.destroy();
+        else res.end();
+        return;
+      }
+      if (reply.fault === 'malformed' && index === 1) {
+        res.write('data: {"choices": [{"delta": {"content": "unterminated\n\n');
+        res.end();
+        return;
+      }
+      if (reply.fault === 'cut-in-tool-args' && event.cutHere) {
+        res.write(`data: ${JSON.stringify(event.data)}\n\n`);
+        res.end();
+        return;
+      }
+      res.write(`data: ${JSON.stringify(event.data)}\n\n`);
+      if (reply.chunkDelayMs) await new Promise((r) => setTimeout(r, reply.chunkDelayMs));
+    }
+    if (request.format === 'openai') res.write('data: [DONE]\n\n');
+    res.end();
+  }
+
+  private openaiEvents(reply: ScriptedReply): StreamEvent[] {
+    const id = `chatcmpl-${this.nextId++}`;
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: 'scripted-model',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const events: StreamEvent[] = [{ data: chunk({ role: 'assistant', content: '' }) }];
+    for (const text of textChunks(reply)) events.push({ data: chunk({ content: text }) });
+    for (const [index, call] of (reply.toolCalls ?? []).entries()) {
+      const args = argumentText(call);
+      events.push({ data: chunk({ tool_calls: [{ index, id: call.id ?? `call_${this.nextId++}`, type: 'function', function: { name: call.name, arguments: '' } }] }) });
+      const pieces = split(args, 3);
+      pieces.forEach((piece, p) => events.push({ data: chunk({ tool_calls: [{ index, function: { arguments: piece } }] }), cutHere: p === 0 && pieces.length > 1 }));
+    }
+    events.push({ data: chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop') });
+    return events;
+  }
+
+  private openaiCompletion(reply: ScriptedReply): Record<string, unknown> {
+    const toolCalls = (reply.toolCalls ?? []).map((call) => ({
+      id: call.id ?? `call_${this.nextId++}`,
+      type: 'function',
+      function: { name: call.name, arguments: argumentText(call) },
+    }));
+    return {
+      id: `chatcmpl-${this.nextId++}`,
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'scripted-model',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: reply.text ?? (reply.chunks ? reply.chunks.join('') : null), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+        },
+      ],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    };
+  }
+}
+
+interface StreamEvent {
+  data: unknown;
+  cutHere?: boolean;
+}
+
+function geminiEvents(reply: ScriptedReply): StreamEvent[] {
+  const candidate = (parts: unknown[], finishReason?: string) => ({
+    candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+    ...(finishReason ? { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5 } } : {}),
+  });
+  const events: StreamEvent[] = textChunks(reply).map((text) => ({ data: candidate([{ text }]) }));
+  const calls = geminiCallParts(reply);
+  if (calls.length) events.push({ data: candidate(calls), cutHere: true });
+  events.push({ data: candidate(calls.length ? [] : [{ text: '' }], 'STOP') });
+  return events;
+}
+
+function geminiCompletion(reply: ScriptedReply): Record<string, unknown> {
+  const parts = [...(reply.text || reply.chunks ? [{ text: reply.text ?? reply.chunks!.join('') }] : []), ...geminiCallParts(reply)];
+  return { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5 } };
+}
+
+function geminiCallParts(reply: ScriptedReply): unknown[] {
+  return (reply.toolCalls ?? []).map((call, i) => ({
+    functionCall: { ...(reply.withCallIds ? { id: call.id ?? `gem-${i}` } : {}), name: call.name, args: typeof call.arguments === 'string' ? safeParse(call.arguments) : call.arguments },
+    ...(reply.thoughtSignature ? { thoughtSignature: reply.thoughtSignature } : {}),
+  }));
+}
+
+function textChunks(reply: ScriptedReply): string[] {
+  if (reply.chunks) return reply.chunks;
+  if (!reply.text) return [];
+  return split(reply.text, Math.min(4, reply.text.length));
+}
+
+function argumentText(call: ScriptedToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+/** Splits text into `parts` nearly equal pieces (tool-call deltas split across chunks). */
+function split(text: string, parts: number): string[] {
+  if (parts <= 1 || text.length < parts) return [text];
+  const size = Math.ceil(text.length / parts);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}

@@ -35,7 +35,8 @@ const common = {
 const targets = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension.ts' },
+    // extension.js loads at activation; chat.js (Agent, providers, SDKs) on the first chat turn.
+    entryPoints: { extension: 'src/extension.ts', chat: 'src/agent/runtime.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',

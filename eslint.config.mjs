@@ -26,6 +26,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', vscodeFree] },
   },
   {
+    files: ['src/webview/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
+import { DEFAULT_SYSTEM_PROMPT } from './agent/prompt';
 import { createApi, type ToolbeltApi } from './vscode/api';
 import { ApiKeys, registerApiKeyCommand } from './vscode/apiKeys';
+import type { ChatService } from './vscode/chat/chatService';
+import { registerChat } from './vscode/chat/registerChat';
 import { readSettings, SettingsWatcher } from './vscode/settings';
+import { stateStore } from './vscode/storage';
 import { registerToolCommands } from './vscode/toolCommands';
 import { confirmWithDialog, WorkspaceToolContext } from './vscode/toolContext';
 import { registerToolsView } from './vscode/toolsTree';
@@ -11,18 +15,26 @@ export function activate(context: vscode.ExtensionContext): ToolbeltApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Toolbelt', { log: true });
   const watcher = new SettingsWatcher();
+  const keys = new ApiKeys(context.secrets);
+  // The chat is built after the tools it uses; tools reach it through this late binding.
+  const late: { chat?: ChatService } = {};
+  // Tools read the chat's live state and ask it for approvals; outside a chat turn a dialog asks.
   const toolContext = new WorkspaceToolContext(
-    () => ({ systemPrompt: readSettings().systemPrompt, sessionContext: '' }),
-    () => confirmWithDialog,
+    () => ({ systemPrompt: readSettings().systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, sessionContext: late.chat?.controller.sessionContext ?? '' }),
+    () => {
+      const controller = late.chat?.controller;
+      return controller?.busy ? (request) => controller.confirm(request) : confirmWithDialog;
+    },
   );
-  const tools = new WorkspaceTools(context.workspaceState, toolContext, log, watcher);
+  const tools = new WorkspaceTools(stateStore(context, 'tool-state.json'), toolContext, log, watcher);
   context.subscriptions.push(log, watcher, tools, watcher.onDidChange((change) => change.excludes && toolContext.refreshExcludes()));
 
   const tree = registerToolsView(context, tools);
   registerToolCommands(context, tools, tree, log);
-  registerApiKeyCommand(context, new ApiKeys(context.secrets), () => readSettings().provider);
+  registerApiKeyCommand(context, keys, () => readSettings().provider);
+  const chat = registerChat(context, tools, keys, watcher, log);
+  late.chat = chat;
 
-  const chat = { send: async () => Promise.reject(new Error('The chat is not configured yet.')) };
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   return createApi(tools, tree, chat, activationMs);

@@ -5,17 +5,13 @@ import { createDefaultToolRegistry } from '../tools/factory';
 import type { ChatTool, ExecutableTool } from '../tools/interface';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
+import { DEFAULT_SYSTEM_PROMPT } from './prompt';
 import { summarizeConversation } from './sessionSummary';
 import { parseToolArguments } from './toolArguments';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 25;
 export const DEFAULT_SESSION_CONTEXT_FILE = '.toolbelt/session-context.md';
-export const DEFAULT_SYSTEM_PROMPT = [
-  'You are Toolbelt, an assistant working inside the user\'s VS Code workspace.',
-  'Use the tools you are given to look at files, search, calculate and run commands instead of guessing;',
-  'paths are relative to the workspace root. If a tool fails, read its error and correct the call.',
-  'Answer concisely in Markdown.',
-].join(' ');
+export { DEFAULT_SYSTEM_PROMPT };
 
 export interface AgentOptions {
   toolRegistry?: ToolRegistry;

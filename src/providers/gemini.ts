@@ -1,11 +1,12 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { toGeminiTools } from '../tools/formats';
+import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { abortedError, httpError, networkError, ProviderError } from './errors';
-import { DEFAULT_IDLE_TIMEOUT_MS, guardIdle, linkedController, withRetries } from './streaming';
+import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, guardIdle, linkedController, withRetries } from './streaming';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
 
-export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
-export const GEMINI_DEFAULT_MODEL = 'gemini-2.0-flash';
+export const GEMINI_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.gemini;
+export const GEMINI_DEFAULT_MODEL = DEFAULT_MODELS.gemini;
 const API_VERSION = 'v1beta';
 
 export interface GeminiProviderOptions extends ProviderTimeouts {
@@ -109,7 +110,7 @@ export class GeminiProvider implements ChatProvider {
       for (const part of candidate?.content?.parts ?? []) {
         if (part.functionCall) {
           const call: ToolCall = {
-            id: part.functionCall.id || `call_${calls.length}`,
+            id: part.functionCall.id || generatedCallId(),
             name: part.functionCall.name,
             arguments: JSON.stringify(part.functionCall.args ?? {}),
           };

@@ -1,7 +1,8 @@
+import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { OpenAIProvider, type OpenAIProviderOptions } from './openai';
 
-export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
-export const OLLAMA_DEFAULT_MODEL = 'qwen2.5:7b';
+export const OLLAMA_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.ollama;
+export const OLLAMA_DEFAULT_MODEL = DEFAULT_MODELS.ollama;
 
 export interface OllamaProviderOptions extends Omit<OpenAIProviderOptions, 'apiKey'> {
   /** Ollama needs none; a proxy in front of it might. */

@@ -1,11 +1,12 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { abortedError, httpError, labelOf, networkError, ProviderError, retryAfterMs } from './errors';
-import { DEFAULT_IDLE_TIMEOUT_MS, guardIdle, linkedController, withRetries } from './streaming';
+import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, guardIdle, linkedController, withRetries } from './streaming';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall } from './types';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
+export const OPENAI_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.openai;
+export const OPENAI_DEFAULT_MODEL = DEFAULT_MODELS.openai;
 
 export interface OpenAIProviderOptions extends ProviderTimeouts {
   apiKey: string;
@@ -89,7 +90,7 @@ export class OpenAIProvider implements ChatProvider {
         if (part.function?.arguments) call.arguments += part.function.arguments;
         if (!call.announced && call.name) {
           call.announced = true;
-          call.id ||= `call_${index}`;
+          call.id ||= generatedCallId();
           yield { type: 'tool_call_begin', id: call.id, name: call.name };
         }
       }
@@ -104,9 +105,9 @@ export class OpenAIProvider implements ChatProvider {
         { kind: 'protocol', provider: this.name },
       );
     }
-    for (const [index, call] of calls.entries()) {
+    for (const call of calls) {
       if (!call) continue;
-      yield { type: 'tool_call', call: { id: call.id || `call_${index}`, name: call.name, arguments: call.arguments } };
+      yield { type: 'tool_call', call: { id: call.id || generatedCallId(), name: call.name, arguments: call.arguments } };
     }
     yield { type: 'done', finishReason, usage };
   }
@@ -141,9 +142,9 @@ function* completionEvents(completion: ChatCompletion): Generator<ProviderEvent>
   if (!choice) throw new ProviderError('The model answered with no choices.', { kind: 'protocol', provider: 'openai' });
   const message = choice.message;
   if (message.content) yield { type: 'text', text: message.content };
-  for (const [index, call] of (message.tool_calls ?? []).entries()) {
+  for (const call of message.tool_calls ?? []) {
     if (call.type !== 'function') continue;
-    const id = call.id || `call_${index}`;
+    const id = call.id || generatedCallId();
     yield { type: 'tool_call_begin', id, name: call.function.name };
     yield { type: 'tool_call', call: { id, name: call.function.name, arguments: call.function.arguments ?? '' } };
   }

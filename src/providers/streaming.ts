@@ -83,3 +83,11 @@ function sleep(ms: number, signal: AbortSignal | undefined, provider: string): P
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+let callCounter = 0;
+
+/** An id for a tool call the service sent without one, unique within this process. */
+export function generatedCallId(): string {
+  callCounter = (callCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `call_tb${Date.now().toString(36)}${callCounter}`;
+}

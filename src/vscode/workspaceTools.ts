@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { BUILTIN_MANIFEST, findBuiltin } from '../tools/manifest';
 import { ToolManager, type ApplyResult, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
 import type { ToolContext, ToolDefinition } from '../tools/types';
+import type { StateStore } from './jsonStateFile';
 import { RegistrySettings } from './registrySettings';
 import { readRegistryEntries, type SettingsWatcher } from './settings';
 
@@ -21,12 +22,12 @@ export class WorkspaceTools implements vscode.Disposable {
   private lastResult: ApplyResult = { warnings: [], errors: [] };
 
   constructor(
-    state: vscode.Memento,
+    state: StateStore,
     context: ToolContext,
     private readonly log: vscode.LogOutputChannel,
     watcher: SettingsWatcher,
   ) {
-    this.manager = new ToolManager({ context, logger: log, trusted: vscode.workspace.isTrusted, toggles: mementoToggles(state, log) });
+    this.manager = new ToolManager({ context, logger: log, trusted: vscode.workspace.isTrusted, toggles: persistedToggles(state, log) });
     this.disposables.push(this.manager.onDidChange(() => this.emitter.fire()));
     this.disposables.push(watcher.onDidChange((change) => change.registry && this.reload()));
     this.disposables.push(
@@ -125,7 +126,7 @@ export class WorkspaceTools implements vscode.Disposable {
   }
 }
 
-function mementoToggles(state: vscode.Memento, log: vscode.LogOutputChannel): ToggleStore {
+function persistedToggles(state: StateStore, log: vscode.LogOutputChannel): ToggleStore {
   const read = () => state.get<Record<string, boolean>>(TOGGLES_KEY, {});
   return {
     get: (name) => {

@@ -76,7 +76,7 @@ export class Workbench {
     });
     hostLib.linkExtension(server.extensionsDir);
     const browser = await chromium.launch(hostLib.chromiumLaunchOptions(host));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const workbench = new Workbench(server, browser, page, workspace);
     await workbench.open();
     return workbench;
@@ -96,13 +96,35 @@ export class Workbench {
     await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
   }
 
-  /** Clicks Toolbelt's activity-bar icon and waits for the tools tree. */
+  /** Clicks Toolbelt's activity-bar icon and waits for its views (and the tools tree, when expanded). */
   async openToolbelt(): Promise<void> {
     const icon = this.page.locator('.activitybar [aria-label="Toolbelt"]').first();
     await icon.waitFor({ timeout: 60_000 });
     const sidebarTitle = this.page.locator('.part.sidebar .composite.title h2', { hasText: 'Toolbelt' });
     if (!(await sidebarTitle.isVisible())) await icon.click();
-    await this.toolsTree.locator('[role=treeitem]').first().waitFor({ timeout: 60_000 });
+    const toolsHeader = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
+    await toolsHeader.waitFor({ timeout: 60_000 });
+    if ((await toolsHeader.getAttribute('aria-expanded')) === 'true') {
+      await this.toolsTree.locator('[role=treeitem]').first().waitFor({ timeout: 60_000 });
+    }
+  }
+
+  /** Drags the sash between the side bar and the editor so the side bar is `width` pixels wide. */
+  async widenSidebar(width: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) return;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width + 2, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+  }
+
+  /** Expands or collapses the Tools section under the chat. */
+  async setToolsViewExpanded(expanded: boolean): Promise<void> {
+    const header = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
+    await header.waitFor();
+    if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
   }
 
   get toolsTree(): Locator {

@@ -1,0 +1,96 @@
+// The messages between the chat webview and the extension host. Both sides import this file;
+// it imports nothing. The host validates everything it receives with parseWebviewMessage.
+
+export type ToolCardStatus = 'pending' | 'awaiting_approval' | 'running' | 'ok' | 'error' | 'denied' | 'cancelled';
+
+export interface ApprovalView {
+  requestId: string;
+  summary: string;
+  reason: 'destructive' | 'protected';
+}
+
+export type TranscriptItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string; streaming?: boolean }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      arguments: string;
+      status: ToolCardStatus;
+      result?: string;
+      /** The result was longer than what the card holds. */
+      resultTruncated?: boolean;
+      durationMs?: number;
+      approval?: ApprovalView;
+    }
+  | { kind: 'error'; id: string; message: string; action?: ErrorAction; retryable: boolean }
+  | { kind: 'notice'; id: string; text: string };
+
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel';
+
+export interface ChatViewState {
+  conversationId: string;
+  title: string;
+  items: TranscriptItem[];
+  busy: boolean;
+  provider: string;
+  model: string;
+  /** Names of the tools the model is offered. */
+  activeTools: string[];
+}
+
+export type HostMessage =
+  | { type: 'state'; state: ChatViewState }
+  /** Adds an item, or replaces the one with the same id. */
+  | { type: 'item'; item: TranscriptItem }
+  /** Appends streamed text to an assistant item. */
+  | { type: 'text'; itemId: string; text: string }
+  | { type: 'busy'; busy: boolean }
+  /** The model or the active tools changed. */
+  | { type: 'meta'; provider: string; model: string; activeTools: string[] }
+  | { type: 'reply'; id: string; ok: boolean; error?: string }
+  | { type: 'focusInput' };
+
+export type ViewCommand = 'newChat' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools';
+export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools'];
+export type ApprovalDecision = 'allow' | 'allowForChat' | 'deny';
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'send'; id: string; text: string }
+  | { type: 'stop' }
+  | { type: 'retry' }
+  | { type: 'approve'; requestId: string; decision: ApprovalDecision }
+  | { type: 'command'; command: ViewCommand }
+  | { type: 'copy'; text: string }
+  | { type: 'openLink'; href: string };
+
+export const MAX_MESSAGE_CHARS = 100_000;
+
+/** Checks a message from the webview; anything malformed yields undefined and is ignored. */
+export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const message = value as Record<string, unknown>;
+  const isText = (v: unknown, max = MAX_MESSAGE_CHARS): v is string => typeof v === 'string' && v.length <= max;
+  switch (message.type) {
+    case 'ready':
+    case 'stop':
+    case 'retry':
+      return { type: message.type };
+    case 'send':
+      return isText(message.id, 100) && isText(message.text) && message.text.trim() !== '' ? { type: 'send', id: message.id, text: message.text } : undefined;
+    case 'approve':
+      return isText(message.requestId, 100) && (message.decision === 'allow' || message.decision === 'allowForChat' || message.decision === 'deny')
+        ? { type: 'approve', requestId: message.requestId, decision: message.decision }
+        : undefined;
+    case 'command':
+      return VIEW_COMMANDS.includes(message.command as ViewCommand) ? { type: 'command', command: message.command as ViewCommand } : undefined;
+    case 'copy':
+      return isText(message.text, 1_000_000) ? { type: 'copy', text: message.text } : undefined;
+    case 'openLink':
+      return isText(message.href, 2000) ? { type: 'openLink', href: message.href } : undefined;
+    default:
+      return undefined;
+  }
+}

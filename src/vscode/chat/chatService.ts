@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { DEFAULT_SYSTEM_PROMPT } from '../../agent/prompt';
+import { ChatController, ChatSetupError, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
+import { labelOf } from '../../providers/errors';
+import { DEFAULT_MODELS } from '../../providers/defaults';
+import type { ChatProvider } from '../../providers/types';
+import type { ApiKeys } from '../apiKeys';
+import { readSettings } from '../settings';
+import type { WorkspaceTools } from '../workspaceTools';
+import type { ConversationStore } from './conversationStore';
+import { loadChatRuntime } from './runtimeLoader';
+
+/**
+ * The chat as the editor hosts it: a ChatController whose provider, key, prompt and limits
+ * come from settings and SecretStorage at the start of every turn, and whose conversations
+ * live in workspace state.
+ */
+export class ChatService implements vscode.Disposable {
+  readonly controller: ChatController;
+  private provider: { key: string; instance: ChatProvider } | undefined;
+  private viewVisible = () => false;
+
+  constructor(
+    tools: WorkspaceTools,
+    private readonly keys: ApiKeys,
+    private readonly store: ConversationStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    const env: ChatEnvironment = {
+      registry: tools.manager.registry,
+      setup: () => this.setup(),
+      loadAgent: async () => loadChatRuntime().Agent,
+      save: (conversation) => void this.store.save(conversation).then(undefined, (error: Error) => this.log.error(`Could not save the chat: ${error.message}`)),
+      activeTools: () => tools.manager.registry.getEnabledSchemas().map((s) => s.function.name),
+      describeModel: () => {
+        const settings = readSettings();
+        return { provider: settings.provider, model: settings.model || DEFAULT_MODELS[settings.provider] };
+      },
+      onApprovalRequested: (summary, decide) => {
+        if (this.viewVisible()) return;
+        void vscode.window.showWarningMessage(`Toolbelt wants to: ${summary}`, 'Allow', 'Deny').then((choice) => {
+          if (choice) decide(choice === 'Allow' ? 'allow' : 'deny');
+        });
+      },
+    };
+    this.controller = new ChatController(env, store.active());
+  }
+
+  /** Lets approvals fall back to a notification while the panel is hidden. */
+  setViewVisibility(isVisible: () => boolean): void {
+    this.viewVisible = isVisible;
+  }
+
+  send(text: string): Promise<string> {
+    return this.controller.send(text);
+  }
+
+  dispose(): void {
+    this.controller.stop();
+  }
+
+  private async setup(): Promise<TurnSetup> {
+    const settings = readSettings();
+    const apiKey = await this.keys.get(settings.provider);
+    if (!apiKey && this.keys.needsKey(settings.provider)) {
+      const variable = this.keys.environmentVariable(settings.provider);
+      throw new ChatSetupError(
+        `No ${labelOf(settings.provider)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to Ollama, which needs none.`,
+        'setApiKey',
+      );
+    }
+    const config = {
+      provider: settings.provider,
+      model: settings.model || DEFAULT_MODELS[settings.provider],
+      baseUrl: settings.baseUrl || undefined,
+      apiKey,
+      idleTimeoutMs: settings.requestTimeoutSeconds * 1000,
+    };
+    const key = createHash('sha256').update(JSON.stringify(config)).digest('hex');
+    if (this.provider?.key !== key) {
+      this.provider = { key, instance: loadChatRuntime().createProvider(config) };
+      this.log.info(`Chat uses ${config.provider} · ${config.model}${config.baseUrl ? ` at ${config.baseUrl}` : ''}.`);
+    }
+    return {
+      provider: this.provider.instance,
+      systemPrompt: settings.systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT,
+      maxToolRounds: settings.maxToolRounds,
+    };
+  }
+}

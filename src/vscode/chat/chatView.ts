@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
+import type { ChatService } from './chatService';
+
+export const CHAT_VIEW = 'toolbelt.chat';
+
+const VIEW_COMMANDS: Record<ViewCommand, string> = {
+  newChat: 'toolbelt.newChat',
+  history: 'toolbelt.chat.history',
+  switchModel: 'toolbelt.chat.switchModel',
+  setApiKey: 'toolbelt.setApiKey',
+  openSettings: 'toolbelt.chat.openSettings',
+  openTools: 'toolbelt.tools.focus',
+};
+
+/** The chat panel: a webview whose script renders the transcript the ChatController keeps. */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: ChatService,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subscriptions.push(chat.controller.onMessage((message) => this.post(message)));
+    chat.setViewVisibility(() => this.view?.visible === true);
+  }
+
+  get visible(): boolean {
+    return this.view?.visible === true;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    view.webview.html = this.html(view.webview, dist);
+    this.subscriptions.push(
+      view.webview.onDidReceiveMessage((raw) => {
+        const message = parseWebviewMessage(raw);
+        if (!message) {
+          this.log.warn(`Ignored a malformed message from the chat panel: ${JSON.stringify(raw)?.slice(0, 200)}`);
+          return;
+        }
+        void this.handle(message);
+      }),
+      view.onDidDispose(() => (this.view = undefined)),
+    );
+  }
+
+  focusInput(): void {
+    this.post({ type: 'focusInput' });
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.subscriptions).dispose();
+  }
+
+  private async handle(message: WebviewMessage): Promise<void> {
+    const controller = this.chat.controller;
+    switch (message.type) {
+      case 'ready':
+        this.post({ type: 'state', state: controller.state() });
+        return;
+      case 'send':
+        if (controller.busy) {
+          this.post({ type: 'reply', id: message.id, ok: false, error: 'A reply is still being written.' });
+          return;
+        }
+        this.post({ type: 'reply', id: message.id, ok: true });
+        await controller.send(message.text).catch(() => undefined); // shown in the transcript
+        return;
+      case 'stop':
+        controller.stop();
+        return;
+      case 'retry':
+        await controller.retry().catch(() => undefined);
+        return;
+      case 'approve':
+        controller.decide(message.requestId, message.decision);
+        return;
+      case 'command':
+        await vscode.commands.executeCommand(VIEW_COMMANDS[message.command]);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        void vscode.window.setStatusBarMessage('$(check) Copied', 2000);
+        return;
+      case 'openLink':
+        await openLink(message.href);
+        return;
+    }
+  }
+
+  private post(message: HostMessage): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview, dist: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} data:`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style}" rel="stylesheet">
+<title>Toolbelt Chat</title>
+</head>
+<body>
+<div id="toolbelt-chat"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}
+
+/** Web links open in the browser; workspace paths open in the editor; anything else is refused. */
+async function openLink(href: string): Promise<void> {
+  if (/^https?:\/\//i.test(href) || /^mailto:/i.test(href)) {
+    await vscode.env.openExternal(vscode.Uri.parse(href));
+    return;
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || /^[a-z][a-z0-9+.-]*:/i.test(href)) return;
+  const [file, line] = href.split('#L');
+  const target = vscode.Uri.joinPath(folder.uri, path.posix.normalize(decodeURIComponent(file)).replace(/^(\.\.\/)+/, ''));
+  const editor = await vscode.window.showTextDocument(target).then(undefined, () => undefined);
+  if (editor && line && Number(line) > 0) {
+    const position = new vscode.Position(Number(line) - 1, 0);
+    editor.selection = new vscode.Selection(position, position);
+    editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenter);
+  }
+}

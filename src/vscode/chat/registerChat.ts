@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import type { ApiKeys } from '../apiKeys';
+import type { SettingsWatcher } from '../settings';
+import type { WorkspaceTools } from '../workspaceTools';
+import { registerChatCommands } from './chatCommands';
+import { ChatService } from './chatService';
+import { CHAT_VIEW, ChatViewProvider } from './chatView';
+import { stateStore } from '../storage';
+import { ConversationStore } from './conversationStore';
+
+/** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
+export function registerChat(
+  context: vscode.ExtensionContext,
+  tools: WorkspaceTools,
+  keys: ApiKeys,
+  watcher: SettingsWatcher,
+  log: vscode.LogOutputChannel,
+): ChatService {
+  const store = new ConversationStore(stateStore(context, 'chats.json'));
+  const chat = new ChatService(tools, keys, store, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, log);
+  context.subscriptions.push(
+    chat,
+    view,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW, view),
+    tools.onDidChange(() => chat.controller.refreshMeta()),
+    watcher.onDidChange((change) => change.chat && chat.controller.refreshMeta()),
+  );
+  registerChatCommands(context, chat, store, view);
+  return chat;
+}

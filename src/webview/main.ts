@@ -1,0 +1,164 @@
+import type { ChatViewState, HostMessage, WebviewMessage } from '../protocol';
+import './chat.css';
+import { ICONS, iconButton } from './icons';
+import { button, el, TranscriptView } from './transcript';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): { draft?: string } | undefined;
+  setState(state: { draft?: string }): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: WebviewMessage) => vscode.postMessage(message);
+
+const root = document.getElementById('toolbelt-chat')!;
+const header = el('header', 'chat-header');
+const modelButton = button('', 'model-switch', () => post({ type: 'command', command: 'switchModel' }));
+modelButton.title = 'Switch provider or model';
+const historyButton = iconButton(ICONS.history, 'Earlier chats', () => post({ type: 'command', command: 'history' }));
+const newButton = iconButton(ICONS.plus, 'New chat', () => post({ type: 'command', command: 'newChat' }));
+header.append(modelButton, el('span', 'spacer'), historyButton, newButton);
+
+const scroller = el('main', 'transcript-scroller');
+const welcome = el('section', 'welcome');
+const log = el('div', 'transcript');
+log.setAttribute('role', 'log');
+log.setAttribute('aria-live', 'polite');
+log.setAttribute('aria-label', 'Conversation');
+scroller.append(welcome, log);
+
+const composer = el('form', 'composer');
+const input = el('textarea', 'message-input');
+input.rows = 1;
+input.placeholder = 'Ask Toolbelt…';
+input.title = 'Enter sends, Shift+Enter adds a line, Escape stops a reply';
+input.setAttribute('aria-label', 'Message to Toolbelt. Enter sends, Shift+Enter adds a line, Escape stops a reply.');
+input.value = vscode.getState()?.draft ?? '';
+const status = el('div', 'composer-status');
+status.setAttribute('role', 'status');
+const send = el('button', 'send-button');
+send.type = 'submit';
+send.textContent = 'Send';
+send.setAttribute('aria-label', 'Send message');
+const stop = button('Stop', 'stop-button', () => post({ type: 'stop' }));
+stop.setAttribute('aria-label', 'Stop the reply (Escape)');
+composer.append(input, send, stop, status);
+root.append(header, scroller, composer);
+
+const transcript = new TranscriptView(log, {
+  approve: (requestId, decision) => post({ type: 'approve', requestId, decision }),
+  retry: () => post({ type: 'retry' }),
+  runAction: (action) => post({ type: 'command', command: action }),
+  copy: (text) => post({ type: 'copy', text }),
+  openLink: (href) => post({ type: 'openLink', href }),
+});
+
+let busy = false;
+let pendingSend: { id: string; text: string } | undefined;
+let sendCounter = 0;
+
+function setBusy(value: boolean): void {
+  busy = value;
+  root.classList.toggle('busy', busy);
+  stop.hidden = !busy;
+  send.hidden = busy;
+}
+
+function setMeta(provider: string, model: string, tools: string[]): void {
+  modelButton.textContent = `${provider} · ${model}`;
+  modelButton.setAttribute('aria-label', `Model: ${provider} ${model}. Switch model`);
+  welcome.replaceChildren();
+  const title = el('h2');
+  title.textContent = 'Ask about this workspace';
+  const text = el('p');
+  text.textContent = tools.length
+    ? `The model can use ${tools.length} tool${tools.length === 1 ? '' : 's'}: ${tools.join(', ')}.`
+    : 'No tools are active, so the model can only talk. Activate tools in the Tools view.';
+  welcome.append(title, text, button('Manage tools', 'link-button', () => post({ type: 'command', command: 'openTools' })));
+}
+
+function applyState(state: ChatViewState): void {
+  setMeta(state.provider, state.model, state.activeTools);
+  transcript.reset(state.items);
+  updateWelcome();
+  setBusy(state.busy);
+}
+
+function updateWelcome(): void {
+  welcome.hidden = transcript.size > 0;
+}
+
+function submit(): void {
+  const text = input.value;
+  if (!text.trim() || busy) return;
+  pendingSend = { id: `send-${++sendCounter}`, text };
+  post({ type: 'send', id: pendingSend.id, text });
+  input.value = '';
+  vscode.setState({ draft: '' });
+  resize();
+}
+
+function resize(): void {
+  input.style.height = 'auto';
+  input.style.height = `${Math.min(input.scrollHeight, 200)}px`;
+}
+
+composer.addEventListener('submit', (event) => {
+  event.preventDefault();
+  submit();
+});
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    submit();
+  }
+});
+input.addEventListener('input', () => {
+  resize();
+  vscode.setState({ draft: input.value });
+});
+window.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && busy) {
+    event.preventDefault();
+    post({ type: 'stop' });
+  }
+});
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  switch (message.type) {
+    case 'state':
+      applyState(message.state);
+      break;
+    case 'item':
+      transcript.upsert(message.item);
+      updateWelcome();
+      break;
+    case 'text':
+      transcript.appendText(message.itemId, message.text);
+      break;
+    case 'busy':
+      setBusy(message.busy);
+      break;
+    case 'meta':
+      setMeta(message.provider, message.model, message.activeTools);
+      break;
+    case 'reply':
+      if (!message.ok && pendingSend?.id === message.id) {
+        input.value = pendingSend.text;
+        status.textContent = message.error ?? 'Not sent.';
+        setTimeout(() => (status.textContent = ''), 4000);
+      }
+      pendingSend = undefined;
+      break;
+    case 'focusInput':
+      input.focus();
+      break;
+  }
+});
+
+setBusy(false);
+resize();
+post({ type: 'ready' });

@@ -1,0 +1,269 @@
+import type { ApprovalDecision, ErrorAction, ToolCardStatus, TranscriptItem } from '../protocol';
+import { renderMarkdown } from './markdown';
+
+/** How much of a result a card shows before "Show all". */
+const RESULT_PREVIEW_CHARS = 1500;
+
+export interface TranscriptActions {
+  approve(requestId: string, decision: ApprovalDecision): void;
+  retry(): void;
+  runAction(action: ErrorAction): void;
+  copy(text: string): void;
+  openLink(href: string): void;
+}
+
+const STATUS_TEXT: Record<ToolCardStatus, string> = {
+  pending: 'preparing…',
+  awaiting_approval: 'waiting for your approval',
+  running: 'running…',
+  ok: 'done',
+  error: 'failed',
+  denied: 'denied',
+  cancelled: 'stopped',
+};
+
+const ACTION_LABELS: Record<ErrorAction, string> = { setApiKey: 'Set API Key', openSettings: 'Open Settings', switchModel: 'Switch Model' };
+
+/**
+ * The conversation in the DOM, one element per item. Updates touch only the item they name,
+ * and streamed text is rendered at most once per animation frame, so a long answer never
+ * re-renders the rest of the conversation.
+ */
+export class TranscriptView {
+  private readonly elements = new Map<string, HTMLElement>();
+  private readonly texts = new Map<string, string>();
+  private readonly dirty = new Set<string>();
+  private frame = 0;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly actions: TranscriptActions,
+  ) {}
+
+  reset(items: TranscriptItem[]): void {
+    this.container.replaceChildren();
+    this.elements.clear();
+    this.texts.clear();
+    this.dirty.clear();
+    for (const item of items) this.upsert(item);
+    this.scrollToEnd();
+  }
+
+  get size(): number {
+    return this.elements.size;
+  }
+
+  upsert(item: TranscriptItem): void {
+    const stick = this.nearEnd();
+    const previous = this.elements.get(item.id);
+    const element = this.render(item, previous);
+    if (previous) previous.replaceWith(element);
+    else this.container.append(element);
+    this.elements.set(item.id, element);
+    if (item.kind === 'tool' && item.approval) element.scrollIntoView({ block: 'nearest' });
+    else if (stick) this.scrollToEnd();
+  }
+
+  appendText(itemId: string, text: string): void {
+    this.texts.set(itemId, (this.texts.get(itemId) ?? '') + text);
+    this.dirty.add(itemId);
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  /** Renders the streamed text that arrived since the last frame. */
+  flush(): void {
+    this.frame = 0;
+    const stick = this.nearEnd();
+    for (const id of this.dirty) {
+      const body = this.elements.get(id)?.querySelector<HTMLElement>('.markdown');
+      if (body) this.fillMarkdown(body, this.texts.get(id) ?? '');
+    }
+    this.dirty.clear();
+    if (stick) this.scrollToEnd();
+  }
+
+  private render(item: TranscriptItem, previous: HTMLElement | undefined): HTMLElement {
+    switch (item.kind) {
+      case 'user':
+        return this.message('user', 'You', item.text, false);
+      case 'assistant': {
+        this.texts.set(item.id, item.text);
+        this.dirty.delete(item.id);
+        const element = this.message('assistant', 'Toolbelt', item.text, true);
+        element.classList.toggle('streaming', item.streaming === true);
+        element.setAttribute('aria-busy', String(item.streaming === true));
+        return element;
+      }
+      case 'tool':
+        return this.toolCard(item, previous);
+      case 'error':
+        return this.error(item);
+      case 'notice': {
+        const element = el('div', 'notice');
+        element.textContent = item.text;
+        return element;
+      }
+    }
+  }
+
+  private message(role: 'user' | 'assistant', label: string, text: string, markdown: boolean): HTMLElement {
+    const element = el('article', `message ${role}`);
+    element.setAttribute('aria-label', `${label} said`);
+    const author = el('div', 'author');
+    author.textContent = label;
+    const body = el('div', markdown ? 'body markdown' : 'body');
+    if (markdown) this.fillMarkdown(body, text);
+    else body.textContent = text;
+    element.append(author, body);
+    return element;
+  }
+
+  private fillMarkdown(body: HTMLElement, text: string): void {
+    body.innerHTML = renderMarkdown(text);
+    for (const pre of body.querySelectorAll('pre')) {
+      const wrapper = el('div', 'code-block');
+      const copy = button('Copy', 'copy-button', () => this.actions.copy(pre.textContent ?? ''));
+      copy.setAttribute('aria-label', 'Copy code');
+      pre.replaceWith(wrapper);
+      wrapper.append(copy, pre);
+    }
+    for (const link of body.querySelectorAll('a')) {
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        const href = link.getAttribute('href');
+        if (href) this.actions.openLink(href);
+      });
+    }
+  }
+
+  private toolCard(item: Extract<TranscriptItem, { kind: 'tool' }>, previous: HTMLElement | undefined): HTMLElement {
+    const card = el('details', `tool-card status-${item.status}`) as HTMLDetailsElement;
+    card.dataset.tool = item.name;
+    const wasOpen = previous instanceof HTMLDetailsElement ? previous.open : false;
+    card.open = item.status === 'awaiting_approval' || wasOpen;
+    const summary = el('summary');
+    const icon = el('span', 'status-icon');
+    icon.setAttribute('aria-hidden', 'true');
+    const name = el('span', 'tool-name');
+    name.textContent = item.name;
+    const args = el('span', 'tool-args');
+    args.textContent = argumentSummary(item.arguments);
+    const meta = el('span', 'tool-meta');
+    meta.textContent = item.durationMs !== undefined && item.status !== 'running' ? `${STATUS_TEXT[item.status]} · ${formatDuration(item.durationMs)}` : STATUS_TEXT[item.status];
+    summary.append(icon, name, args, meta);
+    summary.setAttribute('aria-label', `Tool ${item.name}, ${STATUS_TEXT[item.status]}`);
+    card.append(summary);
+
+    const body = el('div', 'tool-body');
+    if (item.approval) {
+      const approval = el('div', 'approval');
+      approval.setAttribute('role', 'group');
+      approval.setAttribute('aria-label', `Approve ${item.name}`);
+      const question = el('p');
+      question.textContent = item.approval.reason === 'protected' ? `This changes a protected path: ${item.approval.summary}` : item.approval.summary;
+      const id = item.approval.requestId;
+      approval.append(
+        question,
+        button('Allow', 'primary', () => this.actions.approve(id, 'allow')),
+        button('Allow for this chat', 'secondary', () => this.actions.approve(id, 'allowForChat')),
+        button('Deny', 'secondary', () => this.actions.approve(id, 'deny')),
+      );
+      body.append(approval);
+    }
+    if (item.arguments) body.append(section('Arguments', prettyJson(item.arguments)));
+    if (item.result !== undefined) {
+      const full = item.result + (item.resultTruncated ? '\n[… cut for display; the model received all of it]' : '');
+      const result = section('Result', full.length > RESULT_PREVIEW_CHARS ? `${full.slice(0, RESULT_PREVIEW_CHARS)}…` : full);
+      if (full.length > RESULT_PREVIEW_CHARS) {
+        const more = button(`Show all (${full.length.toLocaleString()} characters)`, 'link-button', () => {
+          result.querySelector('pre')!.textContent = full;
+          more.remove();
+        });
+        result.append(more);
+      }
+      body.append(result);
+    }
+    card.append(body);
+    return card;
+  }
+
+  private error(item: Extract<TranscriptItem, { kind: 'error' }>): HTMLElement {
+    const element = el('div', 'error-item');
+    element.setAttribute('role', 'alert');
+    const message = el('p');
+    message.textContent = item.message;
+    element.append(message);
+    const buttons = el('div', 'error-actions');
+    if (item.action) {
+      const action = item.action;
+      buttons.append(button(ACTION_LABELS[action], 'secondary', () => this.actions.runAction(action)));
+    }
+    if (item.retryable) buttons.append(button('Retry', 'primary', () => this.actions.retry()));
+    element.append(buttons);
+    return element;
+  }
+
+  private nearEnd(): boolean {
+    const scroller = this.container.parentElement ?? this.container;
+    return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+  }
+
+  private scrollToEnd(): void {
+    const scroller = this.container.parentElement ?? this.container;
+    scroller.scrollTop = scroller.scrollHeight;
+  }
+}
+
+function section(label: string, text: string): HTMLElement {
+  const wrapper = el('div', 'section');
+  const title = el('div', 'section-label');
+  title.textContent = label;
+  const pre = el('pre');
+  pre.textContent = text;
+  wrapper.append(title, pre);
+  return wrapper;
+}
+
+/** One line that says what a call does: its command, path, pattern or expression. */
+export function argumentSummary(args: string): string {
+  if (!args.trim()) return '';
+  try {
+    const parsed = JSON.parse(args) as Record<string, unknown>;
+    const preferred = ['command', 'path', 'source', 'pattern', 'expression', 'timezone', 'reason'];
+    const key = preferred.find((k) => typeof parsed[k] === 'string') ?? Object.keys(parsed).find((k) => typeof parsed[k] === 'string');
+    const value = key ? String(parsed[key]) : JSON.stringify(parsed);
+    const flat = value.replace(/\s+/g, ' ');
+    return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+  } catch {
+    return args.length > 60 ? `${args.slice(0, 60)}…` : args;
+  }
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  return element;
+}
+
+export function button(label: string, className: string, onClick: () => void): HTMLButtonElement {
+  const element = el('button', className);
+  element.type = 'button';
+  element.textContent = label;
+  element.addEventListener('click', (event) => {
+    event.stopPropagation();
+    onClick();
+  });
+  return element;
+}

@@ -1,0 +1,70 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { BUILTIN_MANIFEST, summaryOf } from '../../src/tools/manifest';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const properties = pkg.contributes.configuration.properties;
+
+describe('package.json: the extension manifest', () => {
+  it('is a real VS Code extension manifest', () => {
+    assert.equal(pkg.name, 'toolbelt');
+    assert.equal(pkg.publisher, 'toolbelt');
+    assert.equal(pkg.main, './dist/extension.js');
+    assert.match(pkg.engines.vscode, /^\^1\.\d+\.\d+$/);
+    assert.ok(existsSync(path.join(ROOT, pkg.icon)), 'the icon exists');
+    for (const script of ['build', 'test', 'start', 'bench', 'package']) assert.equal(typeof pkg.scripts[script], 'string', script);
+  });
+
+  it('activates on its views and commands only', () => {
+    assert.ok(!pkg.activationEvents.includes('*'));
+    assert.ok(!pkg.activationEvents.includes('onStartupFinished'));
+  });
+
+  it('lists the manifest tools as the registry setting enum, with their summaries', () => {
+    const registry = properties['toolbelt.tools.registry'];
+    assert.deepEqual(registry.default, []);
+    const name = registry.items.properties.name;
+    assert.deepEqual(name.enum, BUILTIN_MANIFEST.map((d) => d.name));
+    assert.deepEqual(name.enumDescriptions, BUILTIN_MANIFEST.map((d) => summaryOf(d)));
+    assert.deepEqual(registry.items.required, ['name']);
+    for (const field of ['type', 'parameters', 'builtin_handler']) assert.ok(registry.items.properties[field].deprecationMessage, field);
+  });
+
+  it('contributes the contract settings', () => {
+    assert.deepEqual(properties['toolbelt.provider'].enum, ['openai', 'ollama', 'gemini']);
+    assert.equal(properties['toolbelt.sessionContextFile'].default, '.toolbelt/session-context.md');
+    for (const key of ['toolbelt.model', 'toolbelt.baseUrl', 'toolbelt.systemPrompt', 'toolbelt.chat.maxToolRounds']) assert.ok(properties[key], key);
+    assert.equal(properties['toolbelt.chat.maxToolRounds'].default, 25);
+  });
+
+  it('contributes the views in their own container', () => {
+    assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id), ['toolbelt']);
+    const views = pkg.contributes.views.toolbelt;
+    assert.deepEqual(views.map((v: { id: string }) => v.id), ['toolbelt.chat', 'toolbelt.tools']);
+    assert.equal(views[0].type, 'webview');
+  });
+
+  it('declares every contract command, and every command a menu uses', () => {
+    const declared = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+    for (const command of ['toolbelt.openChat', 'toolbelt.newChat', 'toolbelt.enableTool', 'toolbelt.disableTool', 'toolbelt.tools.list', 'toolbelt.tools.available', 'toolbelt.setApiKey']) {
+      assert.ok(declared.has(command), command);
+    }
+    for (const [menu, entries] of Object.entries(pkg.contributes.menus as Record<string, { command: string }[]>)) {
+      for (const entry of entries) assert.ok(declared.has(entry.command), `${menu}: ${entry.command}`);
+    }
+  });
+
+  it('supports untrusted workspaces in a limited way and restricts the endpoint settings', () => {
+    const trust = pkg.capabilities.untrustedWorkspaces;
+    assert.equal(trust.supported, 'limited');
+    for (const key of ['toolbelt.baseUrl', 'toolbelt.systemPrompt']) assert.ok(trust.restrictedConfigurations.includes(key), key);
+  });
+
+  it('packages with an allow-list', () => {
+    const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    assert.equal(ignore[0], '**');
+    assert.ok(ignore.includes('!dist/extension.js'));
+  });
+});

@@ -39,17 +39,9 @@ export interface WorkbenchOptions {
   env?: Record<string, string>;
 }
 
-/** Quiet defaults: no welcome page, no built-in chat panel, nothing that reaches the network. */
-export const QUIET_USER_SETTINGS = {
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'chat.disableAIFeatures': true,
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-};
+/** Quiet defaults shared with the integration runner: no welcome page, no built-in chat, no prompts. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { QUIET_USER_SETTINGS } = require(path.join(ROOT, 'scripts', 'lib', 'extensionHost.js')) as { QUIET_USER_SETTINGS: Record<string, unknown> };
 
 /** A real VS Code workbench (code-server) with Toolbelt installed, driven by headless Chromium. */
 export class Workbench {
@@ -69,7 +61,6 @@ export class Workbench {
       userSettings: {
         ...QUIET_USER_SETTINGS,
         'workbench.colorTheme': options.theme ?? 'Default Dark Modern',
-        ...(options.trust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
         ...options.userSettings,
       },
       env: options.env,

@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/tools/**/*.ts', 'src/providers/**/*.ts', 'src/agent/**/*.ts', 'src/webview/**/*.ts', 'src/protocol.ts'],
+    files: ['src/tools/**/*.ts', 'src/providers/**/*.ts', 'src/agent/**/*.ts', 'src/chat/**/*.ts', 'src/webview/**/*.ts', 'src/protocol.ts'],
     rules: { 'no-restricted-imports': ['error', vscodeFree] },
   },
   {

@@ -40,6 +40,7 @@ async function main() {
           'workbench.secondarySideBar.defaultVisibility': 'hidden',
           'chat.disableAIFeatures': true,
           'telemetry.telemetryLevel': 'off',
+          'git.openRepositoryInParentFolders': 'never',
           'extensions.autoCheckUpdates': false,
           'extensions.autoUpdate': false,
         }

@@ -20,6 +20,7 @@ const QUIET_USER_SETTINGS = {
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'telemetry.telemetryLevel': 'off',
+  'git.openRepositoryInParentFolders': 'never',
   // Nothing may be asked of a person while a suite runs.
   'security.workspace.trust.startupPrompt': 'never',
   'security.workspace.trust.untrustedFiles': 'open',

@@ -1,6 +1,5 @@
 import type { ChatViewState, HostMessage, WebviewMessage } from '../protocol';
 import './chat.css';
-import { ICONS, iconButton } from './icons';
 import { button, el, TranscriptView } from './transcript';
 
 interface VsCodeApi {
@@ -17,9 +16,7 @@ const root = document.getElementById('toolbelt-chat')!;
 const header = el('header', 'chat-header');
 const modelButton = button('', 'model-switch', () => post({ type: 'command', command: 'switchModel' }));
 modelButton.title = 'Switch provider or model';
-const historyButton = iconButton(ICONS.history, 'Earlier chats', () => post({ type: 'command', command: 'history' }));
-const newButton = iconButton(ICONS.plus, 'New chat', () => post({ type: 'command', command: 'newChat' }));
-header.append(modelButton, el('span', 'spacer'), historyButton, newButton);
+header.append(modelButton);
 
 const scroller = el('main', 'transcript-scroller');
 const welcome = el('section', 'welcome');

@@ -139,10 +139,10 @@ describe('Chat panel in a real workbench (browser)', function () {
   });
 
   it('starts a new chat and finds the old one in the history', async () => {
-    await chat.locator('button[aria-label="New chat"]').click();
+    await workbench.chatViewAction('New Chat');
     await chat.locator('.welcome').waitFor();
     assert.equal(await chat.locator('.message').count(), 0);
-    await chat.locator('button[aria-label="Earlier chats"]').click();
+    await workbench.chatViewAction('Open an Earlier Chat…');
     await workbench.pickOption(QUESTION);
     await chat.locator('.message.user', { hasText: QUESTION }).waitFor();
   });

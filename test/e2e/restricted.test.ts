@@ -28,7 +28,8 @@ describe('Tools view in an untrusted workspace (browser)', function () {
   });
 
   it('enables the write tools at once when the workspace is trusted', async () => {
-    await workbench.runCommand('Workspaces: Manage Workspace Trust');
+    // The "Restricted Mode" status bar item opens the trust editor, as a person would.
+    await workbench.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
     await workbench.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first().click();
     await workbench.waitForChecked('write_file', true, 30_000);
     assert.equal(await workbench.toolRow('write_file').locator('.codicon-lock').count(), 0);

@@ -43,6 +43,9 @@ export interface WorkbenchOptions {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { QUIET_USER_SETTINGS } = require(path.join(ROOT, 'scripts', 'lib', 'extensionHost.js')) as { QUIET_USER_SETTINGS: Record<string, unknown> };
 
+/** Workbenches that are open now, so a failing test can leave a screenshot of each. */
+export const openWorkbenches = new Set<Workbench>();
+
 /** A real VS Code workbench (code-server) with Toolbelt installed, driven by headless Chromium. */
 export class Workbench {
   private constructor(
@@ -69,6 +72,7 @@ export class Workbench {
     const browser = await chromium.launch(hostLib.chromiumLaunchOptions(host));
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const workbench = new Workbench(server, browser, page, workspace);
+    openWorkbenches.add(workbench);
     await workbench.open();
     return workbench;
   }
@@ -111,6 +115,13 @@ export class Workbench {
     await this.page.mouse.up();
   }
 
+  /** Clicks one of the chat view's title actions (they show while the header is hovered). */
+  async chatViewAction(label: string): Promise<void> {
+    const header = this.page.locator('.part.sidebar .pane-header', { hasText: /^Chat/ }).first();
+    await header.hover();
+    await header.locator(`.action-label[aria-label^="${label}"]`).click();
+  }
+
   /** Expands or collapses the Tools section under the chat. */
   async setToolsViewExpanded(expanded: boolean): Promise<void> {
     const header = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
@@ -139,23 +150,31 @@ export class Workbench {
     }
   }
 
-  /** Runs a command from the palette by its exact title. */
+  /** Runs a command from the palette by its exact title; the palette is reopened if the command list was not ready. */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await this.pickOption(title);
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      const input = this.page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill(`>${title}`);
+      try {
+        await this.pickOption(title, 5_000);
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
   }
 
   /** Clicks the quick-pick entry whose label is exactly `label`. */
-  async pickOption(label: string): Promise<void> {
+  async pickOption(label: string, timeout = 30_000): Promise<void> {
     const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
     const option = this.page
       .locator('.quick-input-list [role=option]')
       .filter({ has: this.page.locator('.label-name', { hasText: exact }) })
       .first();
-    await option.click();
+    await option.click({ timeout });
   }
 
   notification(text: string | RegExp): Locator {
@@ -186,6 +205,7 @@ export class Workbench {
   }
 
   async close(): Promise<void> {
+    openWorkbenches.delete(this);
     await this.browser.close().catch(() => undefined);
     await this.server.stop();
     await fs.rm(path.dirname(this.workspace), { recursive: true, force: true });

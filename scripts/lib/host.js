@@ -45,7 +45,7 @@ function ensureSystemPackages({ forInstall }) {
   log(`installing Debian packages: ${missing.join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { env });
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+  run('apt-get', ['install', '-y', '-qq', ...missing], { env });
 }
 
 /** Installs one of scripts/host/<name> into .cache/host/<name> with `npm ci`, unless its lockfile is unchanged. */

@@ -49,6 +49,15 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.screenshot('chat-empty');
   });
 
+  it('adds a line with Shift+Enter instead of sending', async () => {
+    await input().fill('line one');
+    await input().press('Shift+Enter');
+    await input().pressSequentially('line two');
+    assert.equal(await input().inputValue(), 'line one\nline two');
+    assert.equal(model.requests.length, 0);
+    await input().fill('');
+  });
+
   it('answers with tool calls shown as cards, and renders markdown', async () => {
     model.enqueue(
       { text: 'Let me check both. ', toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }, { name: 'read_file', arguments: { path: 'README.md' } }] },
@@ -160,5 +169,14 @@ describe('Chat panel in a real workbench (browser)', function () {
     assert.doesNotMatch((await error.textContent()) ?? '', /at \w+ \(/);
     await workbench.screenshot('chat-missing-key');
     await fs.writeFile(settingsFile, JSON.stringify(settings, null, 2));
+  });
+
+  it('follows the light theme', async () => {
+    await workbench.runCommand('Preferences: Color Theme');
+    await workbench.page.locator('.quick-input-widget input').fill('Light Modern');
+    await workbench.pickOption('Light Modern');
+    await workbench.page.locator('.monaco-workbench.vs').waitFor();
+    await chat.locator('.model-switch', { hasText: /^openai/ }).waitFor({ timeout: 30_000 });
+    await workbench.screenshot('chat-light');
   });
 });

@@ -15,6 +15,8 @@ export const readFile: ToolHandler = async (args, ctx) => {
   const target = await resolveWorkspacePath(ctx, args.path);
   const stat = await statOf(target, 'File');
   if (stat.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a directory; use list_dir to see what it holds.`);
+  // A FIFO or device would block the read forever.
+  if (!stat.isFile()) throw new WorkspacePathError(`"${target.display}" is not a regular file; it was not read.`);
   const encoding = normalizeEncoding(args.encoding);
   if (BYTE_ENCODINGS.has(encoding)) return readBytes(target, stat.size, encoding as 'base64' | 'hex');
   if (encoding !== 'utf16le' && (await looksBinary(target.absolute))) {

@@ -78,12 +78,11 @@ export function runCommand(command: string, cwd: string, timeoutMs: number, sign
     });
     // Background jobs can hold the output pipes open after bash exits; stop them rather than hang.
     child.on('exit', () => {
-      setTimeout(() => {
+      setTimeout(async () => {
         if (child.stdout.readableEnded && child.stderr.readableEnded) return;
-        output.append('\n[Background processes still holding the output were stopped.]');
-        void killTree(child.pid, marker);
-        child.stdout.destroy();
-        child.stderr.destroy();
+        if (!(await hasLeftovers(child.pid, marker))) return;
+        output.append('\n[Background processes that kept the output open were stopped.]');
+        await killTree(child.pid, marker);
       }, 500).unref();
     });
     child.on('close', (code, killedBy) => {
@@ -109,6 +108,17 @@ export async function killTree(pid: number | undefined, marker?: string): Promis
   await new Promise((r) => setTimeout(r, KILL_GRACE_MS).unref());
   const late = await markedProcesses(marker);
   signalAll(pid, [...pids, ...late], 'SIGKILL');
+}
+
+/** Whether anything the command started is still alive after bash itself exited. */
+async function hasLeftovers(pid: number | undefined, marker: string): Promise<boolean> {
+  if (!pid) return false;
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return (await markedProcesses(marker)).length > 0;
+  }
 }
 
 function signalAll(groupLeader: number, pids: number[], sig: NodeJS.Signals): void {

@@ -85,6 +85,12 @@ describe('file tools', () => {
       assert.doesNotMatch(result, /^Error/);
     });
 
+    it('refuses a FIFO instead of blocking on it', async () => {
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('mkfifo', [ws.path('pipe')]);
+      assert.match(await registry.execute('read_file', { path: 'pipe' }), /is not a regular file/);
+    });
+
     it('says clearly when the path is missing or a directory', async () => {
       assert.equal(await registry.execute('read_file', { path: 'nope.txt' }), 'Error executing read_file: File "nope.txt" does not exist.');
       assert.match(await registry.execute('read_file', { path: 'src' }), /"src" is a directory; use list_dir/);

@@ -113,6 +113,13 @@ describe('run_bash builtin', () => {
     await waitFor(() => !alive(pid));
   });
 
+  it('keeps all of a large output that is still draining when bash exits', async () => {
+    const result = await registry.execute('run_bash', { command: 'head -c 200000 /dev/zero | tr "\\0" "x"; echo; echo END' });
+    assert.match(result, /^Exit code: 0/);
+    assert.match(result, /END$/);
+    assert.doesNotMatch(result, /Background processes/);
+  });
+
   it('closes stdin so commands that read it do not hang', async () => {
     assert.match(await registry.execute('run_bash', { command: 'cat; echo after' }), /^Exit code: 0[\s\S]*after/);
   });

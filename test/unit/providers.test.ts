@@ -131,6 +131,13 @@ describe('providers against the scripted model server', () => {
         assert.equal(server.requests.length, 1);
       });
 
+      it('names the model and the address when the model is not found', async () => {
+        server.enqueue({ fault: 'http', status: 404, errorMessage: 'model not found' });
+        const error = await failure(collect(make()));
+        assert.equal(error.kind, 'not_found');
+        assert.match(error.message, /does not know the model "scripted-(model|gemini)" at http:\/\/127\.0\.0\.1:\d+.*Check toolbelt\.model and toolbelt\.baseUrl/);
+      });
+
       it('waits out a short Retry-After on 429 and succeeds', async () => {
         server.enqueue({ fault: 'http', status: 429, retryAfter: '1' }, { text: 'after the wait' });
         const started = Date.now();

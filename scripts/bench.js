@@ -50,7 +50,7 @@ function packageVsix() {
   const vsix = path.join(ROOT, 'dist', 'toolbelt.vsix');
   fs.rmSync(vsix, { force: true });
   const vsce = path.join(ROOT, 'node_modules', '.bin', 'vsce');
-  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`vsce package failed:\n${result.stdout}\n${result.stderr}`);
   return fs.statSync(vsix).size;
 }

@@ -54,6 +54,7 @@ export class Agent {
   private messages: ChatMessage[];
   private systemPrompt: string;
   private readonly maxToolRounds: number;
+  private systemMessage: { role: 'system'; content: string } | undefined;
 
   constructor(
     private provider: ChatProvider,
@@ -248,7 +249,10 @@ export class Agent {
   }
 
   private request(): ChatMessage[] {
-    return this.systemPrompt ? [{ role: 'system', content: this.systemPrompt }, ...this.messages] : [...this.messages];
+    if (!this.systemPrompt) return [...this.messages];
+    // One message object per prompt, so providers can reuse what they made of it last round.
+    if (this.systemMessage?.content !== this.systemPrompt) this.systemMessage = { role: 'system', content: this.systemPrompt };
+    return [this.systemMessage, ...this.messages];
   }
 }
 

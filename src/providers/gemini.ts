@@ -1,8 +1,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { toGeminiTools } from '../tools/formats';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
-import { abortedError, httpError, networkError, ProviderError } from './errors';
-import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, guardIdle, linkedController, withRetries } from './streaming';
+import { abortedError, httpError, idleTimeoutError, networkError, ProviderError } from './errors';
+import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, linkedController, withRetries } from './streaming';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
 
 export const GEMINI_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.gemini;
@@ -59,8 +59,14 @@ export class GeminiProvider implements ChatProvider {
     const idleMs = this.timeouts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     try {
       const response = await withRetries(() => this.post(url, body, controller, idleMs), this.timeouts, controller.signal);
-      const responses = streaming ? sseResponses(response, idleMs, () => controller.abort()) : jsonResponse(response, idleMs, () => controller.abort());
-      yield* this.events(responses);
+      const idle = new IdleWatch(idleMs, () => controller.abort()).start();
+      try {
+        yield* this.events(streaming ? sseResponses(response, idle) : jsonResponse(response, idle));
+      } catch (error) {
+        throw idle.fired ? idleTimeoutError(this.name, idleMs) : error;
+      } finally {
+        idle.stop();
+      }
     } catch (error) {
       throw this.toProviderError(error, controller);
     }
@@ -194,12 +200,13 @@ function argsObject(text: string): Record<string, unknown> {
   return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
-async function* sseResponses(response: Response, idleMs: number, abort: () => void): AsyncGenerator<GeminiResponse> {
+async function* sseResponses(response: Response, idle: IdleWatch): AsyncGenerator<GeminiResponse> {
   if (!response.body) throw new ProviderError('Gemini answered without a body.', { kind: 'protocol', provider: 'gemini' });
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => queue.push(event) });
   const decoder = new TextDecoder();
-  for await (const chunk of guardIdle(response.body as AsyncIterable<Uint8Array>, idleMs, 'gemini', abort)) {
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    idle.touch();
     parser.feed(decoder.decode(chunk, { stream: true }));
     while (queue.length) {
       const data = queue.shift()!.data;
@@ -212,11 +219,14 @@ async function* sseResponses(response: Response, idleMs: number, abort: () => vo
   }
 }
 
-async function* jsonResponse(response: Response, idleMs: number, abort: () => void): AsyncGenerator<GeminiResponse> {
+async function* jsonResponse(response: Response, idle: IdleWatch): AsyncGenerator<GeminiResponse> {
   let text = '';
   const decoder = new TextDecoder();
   if (response.body) {
-    for await (const chunk of guardIdle(response.body as AsyncIterable<Uint8Array>, idleMs, 'gemini', abort)) text += decoder.decode(chunk, { stream: true });
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      idle.touch();
+      text += decoder.decode(chunk, { stream: true });
+    }
   }
   const parsed = safeJson<GeminiResponse>(text);
   if (!parsed) throw new ProviderError('Gemini sent a reply that is not JSON.', { kind: 'protocol', provider: 'gemini' });

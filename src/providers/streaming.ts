@@ -1,4 +1,4 @@
-import { abortedError, idleTimeoutError, ProviderError } from './errors';
+import { abortedError, ProviderError } from './errors';
 import type { ProviderTimeouts } from './types';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -26,38 +26,35 @@ export async function withRetries<T>(send: () => Promise<T>, options: ProviderTi
 }
 
 /**
- * Yields from `source` but gives up when nothing arrives for `idleMs`: the SDKs' own timeouts
- * stop at the response headers, and a stalled stream would otherwise hang the chat forever.
+ * Watches a stream for silence: the SDKs' own timeouts stop at the response headers, and a
+ * stalled stream would otherwise hang the chat forever. The stream calls `touch()` per chunk
+ * (a timer refresh, no allocation on the hot path); after `idleMs` without one, `onIdle`
+ * aborts the request and `fired` tells the caller that the failure was the silence.
  */
-export async function* guardIdle<T>(source: AsyncIterable<T>, idleMs: number, provider: string, abort: () => void): AsyncGenerator<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  let finished = false;
-  try {
-    for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const next = iterator.next();
-      next.catch(() => undefined);
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          // Reject first: aborting makes the pending read fail too, and that must not win the race.
-          reject(idleTimeoutError(provider, idleMs));
-          abort();
-        }, idleMs);
-      });
-      let result: IteratorResult<T>;
-      try {
-        result = await Promise.race([next, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-      if (result.done) {
-        finished = true;
-        return;
-      }
-      yield result.value;
-    }
-  } finally {
-    if (!finished) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+export class IdleWatch {
+  private timer: NodeJS.Timeout | undefined;
+  fired = false;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly onIdle: () => void,
+  ) {}
+
+  start(): this {
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.onIdle();
+    }, this.idleMs);
+    return this;
+  }
+
+  touch(): void {
+    this.timer?.refresh();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
 

@@ -14,7 +14,8 @@ export async function run(): Promise<void> {
   const api = await extension.activate();
   const outsideMs = performance.now() - started;
   const loaded = Object.keys(require.cache).filter((file) => !before.has(file));
-  const ownFiles = loaded.filter((file) => file.startsWith(extension.extensionPath));
+  // The repository is the extension folder here, and .cache/ holds the host's own extensions.
+  const ownFiles = loaded.filter((file) => file.startsWith(extension.extensionPath + path.sep) && !file.includes(`${path.sep}.cache${path.sep}`));
   const { statSync } = await import('node:fs');
   const loadedBytes = ownFiles.reduce((sum, file) => sum + statSync(file).size, 0);
   const report = {

@@ -17,7 +17,8 @@ import { loadChatRuntime } from './runtimeLoader';
  * live in workspace state.
  */
 export class ChatService implements vscode.Disposable {
-  readonly controller: ChatController;
+  private instance: ChatController | undefined;
+  private readonly env: ChatEnvironment;
   private provider: { key: string; instance: ChatProvider } | undefined;
   private viewVisible = () => false;
 
@@ -27,7 +28,7 @@ export class ChatService implements vscode.Disposable {
     private readonly store: ConversationStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    const env: ChatEnvironment = {
+    this.env = {
       registry: tools.manager.registry,
       setup: () => this.setup(),
       loadAgent: async () => loadChatRuntime().Agent,
@@ -44,7 +45,16 @@ export class ChatService implements vscode.Disposable {
         });
       },
     };
-    this.controller = new ChatController(env, store.active());
+  }
+
+  /** Made on first use: restoring the last chat reads the history file, which activation should not wait for. */
+  get controller(): ChatController {
+    this.instance ??= new ChatController(this.env, this.store.active());
+    return this.instance;
+  }
+
+  get started(): boolean {
+    return this.instance !== undefined;
   }
 
   /** Lets approvals fall back to a notification while the panel is hidden. */
@@ -57,7 +67,7 @@ export class ChatService implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.controller.stop();
+    this.instance?.stop();
   }
 
   private async setup(): Promise<TurnSetup> {

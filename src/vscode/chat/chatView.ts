@@ -19,13 +19,13 @@ const VIEW_COMMANDS: Record<ViewCommand, string> = {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private listening = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatService,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subscriptions.push(chat.controller.onMessage((message) => this.post(message)));
     chat.setViewVisibility(() => this.view?.visible === true);
   }
 
@@ -34,6 +34,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    if (!this.listening) {
+      this.listening = true;
+      this.subscriptions.push(this.chat.controller.onMessage((message) => this.post(message)));
+    }
     this.view = view;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };

@@ -23,8 +23,8 @@ export function registerChat(
     chat,
     view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW, view),
-    tools.onDidChange(() => chat.controller.refreshMeta()),
-    watcher.onDidChange((change) => change.chat && chat.controller.refreshMeta()),
+    tools.onDidChange(() => chat.started && chat.controller.refreshMeta()),
+    watcher.onDidChange((change) => change.chat && chat.started && chat.controller.refreshMeta()),
   );
   registerChatCommands(context, chat, store, view);
   return chat;

@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): ToolbeltApi {
       return controller?.busy ? (request) => controller.confirm(request) : confirmWithDialog;
     },
   );
-  const tools = new WorkspaceTools(stateStore(context, 'tool-state.json'), toolContext, log, watcher);
+  const tools = new WorkspaceTools(stateStore(context, 'tool-state.json', log), toolContext, log, watcher);
   context.subscriptions.push(log, watcher, tools, watcher.onDidChange((change) => change.excludes && toolContext.refreshExcludes()));
 
   const tree = registerToolsView(context, tools);

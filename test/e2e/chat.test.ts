@@ -82,6 +82,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.setToolsViewExpanded(true);
     await workbench.checkbox('run_bash').click();
     await workbench.waitForChecked('run_bash', true);
+    await workbench.waitForActiveSummary('3 of 3 enabled');
     await workbench.setToolsViewExpanded(false);
     model.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'echo approved > approved.txt && cat approved.txt' } }] }, { text: 'Done: the file says approved.' });
     await ask('Create approved.txt with bash');

@@ -27,10 +27,13 @@ describe('Tools view in a real workbench (browser)', function () {
 
   it('toggles a tool with its checkbox without touching settings.json', async () => {
     const before = await workbench.readWorkspaceFile('.vscode/settings.json');
+    await workbench.waitForActiveSummary('3 of 4 enabled');
     await workbench.checkbox('calculator').click();
     await workbench.waitForChecked('calculator', false);
+    await workbench.waitForActiveSummary('2 of 4 enabled');
     await workbench.checkbox('run_bash').click();
     await workbench.waitForChecked('run_bash', true);
+    await workbench.waitForActiveSummary('3 of 4 enabled');
     assert.equal(await workbench.readWorkspaceFile('.vscode/settings.json'), before);
     await workbench.screenshot('tools-view-toggled');
   });

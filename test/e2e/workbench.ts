@@ -150,6 +150,16 @@ export class Workbench {
     }
   }
 
+  /**
+   * Waits until the Active group's summary (computed by the extension, e.g. "2 of 4 enabled")
+   * reads `text`: proof that the extension host applied a toggle, not just the checkbox's
+   * own optimistic flip in the workbench.
+   */
+  async waitForActiveSummary(text: string, timeoutMs = 20_000): Promise<void> {
+    const summary = new RegExp(`^\\s*Active\\s*${text}\\s*$`);
+    await this.toolsTree.locator('[role=treeitem][aria-level="1"]', { hasText: summary }).first().waitFor({ timeout: timeoutMs });
+  }
+
   /** Runs a command from the palette by its exact title; the palette is reopened if the command list was not ready. */
   async runCommand(title: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {

@@ -13,7 +13,3 @@ export function loadChatRuntime(): typeof Runtime {
   runtime ??= require(path.join(__dirname, 'chat.js')) as typeof Runtime;
   return runtime;
 }
-
-export function isChatRuntimeLoaded(): boolean {
-  return runtime !== undefined;
-}

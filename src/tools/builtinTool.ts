@@ -1,6 +1,7 @@
 import { validateArguments } from './arguments';
 import type { ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
-import type { ToolContext, ToolDefinition, ToolRisk } from './types';
+import { LIMITS } from './manifest';
+import type { ConfirmationRequest, ToolContext, ToolDefinition, ToolRisk } from './types';
 
 /** How a builtin runs: arguments already checked against its schema. */
 export type ToolHandler = (args: Record<string, unknown>, ctx: ToolContext, options: ToolExecuteOptions) => Promise<string>;
@@ -36,6 +37,33 @@ export class BuiltinTool implements ExecutableTool {
   async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
     options.signal?.throwIfAborted();
     const checked = validateArguments(this.name, this.definition.parameters, args);
-    return this.handler(checked, this.context, options);
+    return this.handler(checked, pausingWhileAsked(this.context, options.pauseBudget), options);
   }
+
+  /** A tool with a `timeoutSeconds` parameter (run_bash) gets that long, plus time to stop and report. */
+  budgetMs(args: Record<string, unknown>): number | undefined {
+    const timeout = this.definition.parameters.properties.timeoutSeconds;
+    if (!timeout) return undefined;
+    const asked = Number(args.timeoutSeconds ?? LIMITS.bashDefaultTimeoutSeconds);
+    const max = typeof timeout.maximum === 'number' ? timeout.maximum : LIMITS.bashMaxTimeoutSeconds;
+    const seconds = Number.isFinite(asked) && asked > 0 ? Math.min(asked, max) : LIMITS.bashDefaultTimeoutSeconds;
+    return seconds * 1000 + STOP_ALLOWANCE_MS;
+  }
+}
+
+/** Time a tool with its own timeout gets beyond it: killing a process tree and reporting takes a few seconds. */
+const STOP_ALLOWANCE_MS = 5000;
+
+/** The context with `confirm` pausing the call's budget while a person decides. */
+function pausingWhileAsked(context: ToolContext, pauseBudget: (() => () => void) | undefined): ToolContext {
+  if (!pauseBudget || !context.confirm) return context;
+  const confirm = async (request: ConfirmationRequest): Promise<boolean> => {
+    const resume = pauseBudget();
+    try {
+      return await context.confirm!(request);
+    } finally {
+      resume();
+    }
+  };
+  return new Proxy(context, { get: (target, key) => (key === 'confirm' ? confirm : Reflect.get(target, key, target)) });
 }

@@ -33,6 +33,11 @@ export interface ChatTool {
 export interface ToolExecuteOptions {
   /** Aborting stops the tool; run_bash kills its whole process tree. */
   signal?: AbortSignal;
+  /**
+   * Stops the call's wall-clock budget while a person decides (an approval); call the
+   * returned function to start it again. Set by the registry.
+   */
+  pauseBudget?: () => () => void;
 }
 
 /** A tool the registry can offer to a model and run. */
@@ -40,4 +45,24 @@ export interface ExecutableTool {
   readonly name: string;
   getSchema(): ChatTool;
   execute(args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<string>;
+  /** How long one call with these arguments may run before it is stopped; the registry's default otherwise. */
+  budgetMs?(args: Record<string, unknown>): number | undefined;
+}
+
+/** How a tool call ended: as data, so no caller guesses from the wording of the text. */
+export type ToolStatus = 'ok' | 'error' | 'refused' | 'cancelled';
+
+export interface ToolResult {
+  /** What the model reads. */
+  text: string;
+  status: ToolStatus;
+  /** Time the tool ran, without the time a person took to approve it. */
+  durationMs: number;
+}
+
+/** What an agent needs to offer tools to a model and run its calls; a ToolRegistry is one. */
+export interface ToolExecutor {
+  getEnabledSchemas(): ChatTool[];
+  hasTool(name: string): boolean;
+  run(name: string, args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<ToolResult>;
 }

@@ -1,5 +1,18 @@
-import type { ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
+import { CallBudget, realScheduler, type Scheduler } from './callBudget';
 import { toGeminiTools, toOpenAITools, type GeminiTools } from './formats';
+import type { ChatTool, ExecutableTool, ToolExecuteOptions, ToolExecutor, ToolResult, ToolStatus } from './interface';
+import { ToolCancelledError, ToolRefusedError } from './toolErrors';
+
+/** How long one tool call may run when the tool names no budget of its own. */
+export const DEFAULT_TOOL_BUDGET_MS = 60_000;
+/** After Stop or the budget, how long a tool has to end on its own before its call is ended for it. */
+export const STOP_GRACE_MS = 1000;
+
+export interface ToolRegistryOptions {
+  defaultBudgetMs?: number;
+  stopGraceMs?: number;
+  scheduler?: Scheduler;
+}
 
 interface Entry {
   tool: ExecutableTool;
@@ -10,8 +23,17 @@ interface Entry {
  * The tools an agent may use. Lookup by name is O(1); iteration keeps registration order.
  * Only enabled tools are offered to a model, and only they execute.
  */
-export class ToolRegistry {
+export class ToolRegistry implements ToolExecutor {
   private readonly entries = new Map<string, Entry>();
+  private readonly defaultBudgetMs: number;
+  private readonly stopGraceMs: number;
+  private readonly scheduler: Scheduler;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.defaultBudgetMs = options.defaultBudgetMs ?? DEFAULT_TOOL_BUDGET_MS;
+    this.stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
+    this.scheduler = options.scheduler ?? realScheduler;
+  }
 
   /** Adds a tool, enabled. A second tool with a taken name throws; the first stays. */
   register(tool: ExecutableTool): void {
@@ -91,15 +113,20 @@ export class ToolRegistry {
    * error string the model can read.
    */
   async execute(name: string, args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<string> {
+    return (await this.run(name, args, options)).text;
+  }
+
+  /**
+   * Runs an enabled tool within its wall-clock budget and reports how it ended. Never rejects.
+   * On Stop (the caller's signal) or when the budget runs out, the tool's signal is aborted;
+   * a tool that has not ended a second later is left behind and the call ends without it.
+   */
+  async run(name: string, args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<ToolResult> {
     const entry = this.entries.get(name);
-    if (!entry) return `Error: tool "${name}" not found`;
-    if (!entry.enabled) return `Error: tool "${name}" is not available (it is disabled)`;
-    try {
-      const result = await entry.tool.execute(args ?? {}, options);
-      return typeof result === 'string' ? result : JSON.stringify(result) ?? String(result);
-    } catch (error) {
-      return `Error executing ${name}: ${errorMessage(error)}`;
-    }
+    if (!entry) return { text: `Error: tool "${name}" not found`, status: 'error', durationMs: 0 };
+    if (!entry.enabled) return { text: `Error: tool "${name}" is not available (it is disabled)`, status: 'refused', durationMs: 0 };
+    if (options.signal?.aborted) return { text: `Not run: ${name} was stopped before it started.`, status: 'cancelled', durationMs: 0 };
+    return new CallRun(entry.tool, args ?? {}, options.signal, budgetOf(entry.tool, args ?? {}, this.defaultBudgetMs), this.stopGraceMs, this.scheduler).result;
   }
 
   private enabledTools(): ExecutableTool[] {
@@ -112,6 +139,84 @@ export class ToolRegistry {
     entry.enabled = enabled;
     return true;
   }
+}
+
+function budgetOf(tool: ExecutableTool, args: Record<string, unknown>, fallback: number): number {
+  try {
+    const budget = tool.budgetMs?.(args);
+    return typeof budget === 'number' && budget > 0 && Number.isFinite(budget) ? budget : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** One call of one tool: its budget, its Stop, and the grace it gets to end after either. */
+class CallRun {
+  readonly result: Promise<ToolResult>;
+  private readonly controller = new AbortController();
+  private readonly budget: CallBudget;
+  private stopReason: 'stop' | 'budget' | undefined;
+  private graceTimer: unknown;
+  private endWithoutTool: ((result: ToolResult) => void) | undefined;
+
+  constructor(
+    private readonly tool: ExecutableTool,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    private readonly budgetMs: number,
+    private readonly graceMs: number,
+    private readonly scheduler: Scheduler,
+  ) {
+    this.budget = new CallBudget(budgetMs, () => this.stop('budget'), scheduler);
+    const onAbort = () => this.stop('stop');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const abandoned = new Promise<ToolResult>((resolve) => (this.endWithoutTool = resolve));
+    this.result = Promise.race([this.work(args), abandoned]).finally(() => {
+      signal?.removeEventListener('abort', onAbort);
+      this.budget.finish();
+      if (this.graceTimer !== undefined) scheduler.clearTimeout(this.graceTimer);
+    });
+  }
+
+  private async work(args: Record<string, unknown>): Promise<ToolResult> {
+    try {
+      const value = await this.tool.execute(args, { signal: this.controller.signal, pauseBudget: () => this.budget.pause() });
+      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+      if (this.stopReason === 'budget') return this.ended(`${this.overBudget()}\n\n${text}`);
+      return this.ended(text, this.stopReason ? 'cancelled' : 'ok');
+    } catch (error) {
+      if (this.stopReason) return this.stoppedResult();
+      if (error instanceof ToolCancelledError) return this.ended(`Error executing ${this.tool.name}: ${error.message}`, 'cancelled');
+      const status: ToolStatus = error instanceof ToolRefusedError ? 'refused' : 'error';
+      return this.ended(`Error executing ${this.tool.name}: ${errorMessage(error)}`, status);
+    }
+  }
+
+  private stop(reason: 'stop' | 'budget'): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.budget.finish();
+    this.controller.abort(new ToolCancelledError(reason === 'stop' ? 'Stopped by the user.' : this.overBudget()));
+    this.graceTimer = this.scheduler.setTimeout(() => this.endWithoutTool?.(this.stoppedResult()), this.graceMs);
+  }
+
+  private stoppedResult(): ToolResult {
+    if (this.stopReason === 'budget') return this.ended(this.overBudget());
+    return this.ended(`Stopped: the user stopped ${this.tool.name} before it finished.`, 'cancelled');
+  }
+
+  private overBudget(): string {
+    return `Error: ${this.tool.name} ran longer than its limit of ${formatSeconds(this.budgetMs)} and was stopped.`;
+  }
+
+  private ended(text: string, status: ToolStatus = 'error'): ToolResult {
+    return { text, status, durationMs: this.budget.elapsedMs };
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
 function validateSchema(name: string, schema: ChatTool): void {

@@ -137,12 +137,19 @@ describe('ToolRegistry', () => {
       assert.equal(tool.calls.length, 0);
     });
 
-    it('passes the abort signal to the tool', async () => {
+    it('passes a signal to the tool that aborts when the caller aborts', async () => {
       let seen: AbortSignal | undefined;
-      registry.register(new FakeTool('sig', (_args, options) => { seen = options?.signal; return 'ok'; }));
       const controller = new AbortController();
+      registry.register(
+        new FakeTool('sig', (_args, options) => {
+          seen = options?.signal;
+          assert.equal(seen?.aborted, false);
+          controller.abort();
+          return 'ok';
+        }),
+      );
       await registry.execute('sig', {}, { signal: controller.signal });
-      assert.equal(seen, controller.signal);
+      assert.equal(seen?.aborted, true);
     });
   });
 

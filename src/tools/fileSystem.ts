@@ -1,59 +1,66 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
+import { constants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { LIMITS } from './manifest';
-import { requireConsent, resolveWorkspacePath, WorkspacePathError, type ResolvedPath } from './workspacePaths';
+import { PathRefusedError, requireConsent, resolveWorkspacePath, WorkspacePathError, type ResolvedPath } from './workspacePaths';
 import type { ToolHandler } from './builtinTool';
 
 /** Files up to this size are read whole; bigger ones are streamed line by line. */
 const WHOLE_READ_BYTES = 20 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
 const BYTE_ENCODINGS = new Set(['base64', 'hex']);
+/** Never blocks on a FIFO that appeared after the check, never follows a link swapped in. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
-export const readFile: ToolHandler = async (args, ctx) => {
-  const target = await resolveWorkspacePath(ctx, args.path);
-  const stat = await statOf(target, 'File');
-  if (stat.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a directory; use list_dir to see what it holds.`);
-  // A FIFO or device would block the read forever.
-  if (!stat.isFile()) throw new WorkspacePathError(`"${target.display}" is not a regular file; it was not read.`);
-  const encoding = normalizeEncoding(args.encoding);
-  if (BYTE_ENCODINGS.has(encoding)) return readBytes(target, stat.size, encoding as 'base64' | 'hex');
-  if (encoding !== 'utf16le' && (await looksBinary(target.absolute))) {
-    return (
-      `"${target.display}" looks like a binary file (${formatBytes(stat.size)}); it was not read as text. ` +
-      'Pass encoding "base64" to get its bytes.'
-    );
+export const readFile: ToolHandler = async (args, ctx, { signal }) => {
+  const target = await resolveWorkspacePath(ctx, args.path, { signal });
+  const { handle, stat } = await openRegularFile(target);
+  try {
+    signal?.throwIfAborted();
+    const encoding = normalizeEncoding(args.encoding);
+    if (BYTE_ENCODINGS.has(encoding)) return await readBytes(handle, stat.size, encoding as 'base64' | 'hex');
+    if (encoding !== 'utf16le' && (await looksBinary(handle))) {
+      return (
+        `"${target.display}" looks like a binary file (${formatBytes(stat.size)}); it was not read as text. ` +
+        'Pass encoding "base64" to get its bytes.'
+      );
+    }
+    signal?.throwIfAborted();
+    const offset = (args.offset as number | undefined) ?? 1;
+    const limit = (args.limit as number | undefined) ?? LIMITS.readFileDefaultLines;
+    if (stat.size <= WHOLE_READ_BYTES) {
+      const text = await handle.readFile({ encoding, signal });
+      const paged = args.offset !== undefined || args.limit !== undefined;
+      if (!paged && text.length <= LIMITS.readFileMaxChars && countLines(text) <= limit) return text;
+      const lines = splitLines(text);
+      if (offset > lines.length) return `"${target.display}" has ${lines.length} lines; offset ${offset} is past the end.`;
+      return window(lines.slice(offset - 1, offset - 1 + limit), offset, target.display, lines.length);
+    }
+    return await streamWindow(handle, target, { encoding, offset, limit, size: stat.size, signal });
+  } finally {
+    await handle.close();
   }
-  const offset = (args.offset as number | undefined) ?? 1;
-  const limit = (args.limit as number | undefined) ?? LIMITS.readFileDefaultLines;
-  if (stat.size <= WHOLE_READ_BYTES) {
-    const text = await fs.readFile(target.absolute, { encoding });
-    const paged = args.offset !== undefined || args.limit !== undefined;
-    if (!paged && text.length <= LIMITS.readFileMaxChars && countLines(text) <= limit) return text;
-    const lines = splitLines(text);
-    if (offset > lines.length) return `"${target.display}" has ${lines.length} lines; offset ${offset} is past the end.`;
-    return window(lines.slice(offset - 1, offset - 1 + limit), offset, target.display, lines.length);
-  }
-  return streamWindow(target, encoding, offset, limit, stat.size);
 };
 
 export const writeFile: ToolHandler = async (args, ctx, { signal }) => {
-  const target = await resolveWorkspacePath(ctx, args.path);
+  const target = await resolveWorkspacePath(ctx, args.path, { signal });
   const content = args.content as string;
-  const existing = await fs.stat(target.absolute).catch(() => undefined);
-  if (existing?.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a directory; it cannot be written as a file.`);
+  const existing = await writableFileStat(target);
   await requireConsent(ctx, { tool: 'write_file', args, summary: `Write ${target.display}`, targets: [target], signal });
-  await writeFileAtomic(target.absolute, content);
+  signal?.throwIfAborted();
+  await writeFileAtomic(target.absolute, content, signal);
   const bytes = Buffer.byteLength(content, 'utf8');
   return `${existing ? 'Overwrote' : 'Created'} "${target.display}" (${formatBytes(bytes)}).`;
 };
 
-export const listDir: ToolHandler = async (args, ctx) => {
-  const target = await resolveWorkspacePath(ctx, args.path ?? '.');
+export const listDir: ToolHandler = async (args, ctx, { signal }) => {
+  const target = await resolveWorkspacePath(ctx, args.path ?? '.', { signal });
   const stat = await statOf(target, 'Directory');
   if (!stat.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a file, not a directory; use read_file to read it.`);
+  signal?.throwIfAborted();
   const entries = await fs.readdir(target.absolute, { withFileTypes: true });
+  signal?.throwIfAborted();
   const rows = await Promise.all(
     entries.map(async (entry) => {
       let isDir = entry.isDirectory();
@@ -62,6 +69,7 @@ export const listDir: ToolHandler = async (args, ctx) => {
       return { name: entry.name, isDir, label: `${entry.name}${isDir ? '/' : ''}${suffix}` };
     }),
   );
+  signal?.throwIfAborted();
   if (rows.length === 0) return `"${target.display}" is empty.`;
   rows.sort((a, b) => (a.isDir === b.isDir ? compareNames(a.name, b.name) : a.isDir ? -1 : 1));
   const shown = rows.slice(0, LIMITS.listDirMaxEntries).map((r) => r.label);
@@ -72,18 +80,19 @@ export const listDir: ToolHandler = async (args, ctx) => {
 };
 
 export const makeDirectory: ToolHandler = async (args, ctx, { signal }) => {
-  const target = await resolveWorkspacePath(ctx, args.path);
+  const target = await resolveWorkspacePath(ctx, args.path, { signal });
   const existing = await fs.stat(target.absolute).catch(() => undefined);
   if (existing?.isDirectory()) return `Directory "${target.display}" already exists.`;
   if (existing) throw new WorkspacePathError(`"${target.display}" exists and is a file.`);
   await requireConsent(ctx, { tool: 'mkdir', args, summary: `Create directory ${target.display}`, targets: [target], signal });
+  signal?.throwIfAborted();
   await fs.mkdir(target.absolute, { recursive: true });
   return `Created directory "${target.display}".`;
 };
 
 export const remove: ToolHandler = async (args, ctx, { signal }) => {
-  const target = await resolveWorkspacePath(ctx, args.path, { followFinalLink: false });
-  if (target.relative === '') throw new WorkspacePathError('Refusing to delete a workspace folder itself.');
+  const target = await resolveWorkspacePath(ctx, args.path, { followFinalLink: false, signal });
+  if (target.relative === '') throw new PathRefusedError('Refusing to delete a workspace folder itself.');
   const stat = await fs.lstat(target.absolute).catch(() => undefined);
   if (!stat) throw new WorkspacePathError(`"${target.display}" does not exist.`);
   const recursive = args.recursive === true;
@@ -93,20 +102,21 @@ export const remove: ToolHandler = async (args, ctx, { signal }) => {
   }
   const what = isDir ? `directory ${target.display}${recursive ? ' and everything in it' : ''}` : target.display;
   await requireConsent(ctx, { tool: 'remove', args, summary: `Delete ${what}`, targets: [target], destructive: true, signal });
+  signal?.throwIfAborted();
   await fs.rm(target.absolute, { recursive: isDir, force: false });
   return `Deleted ${isDir ? 'directory' : 'file'} "${target.display}".`;
 };
 
 export const move: ToolHandler = async (args, ctx, { signal }) => {
-  const source = await resolveWorkspacePath(ctx, args.source, { followFinalLink: false });
-  const destination = await resolveWorkspacePath(ctx, args.destination, { followFinalLink: false });
-  if (source.relative === '') throw new WorkspacePathError('Refusing to move a workspace folder itself.');
+  const source = await resolveWorkspacePath(ctx, args.source, { followFinalLink: false, signal });
+  const destination = await resolveWorkspacePath(ctx, args.destination, { followFinalLink: false, signal });
+  if (source.relative === '') throw new PathRefusedError('Refusing to move a workspace folder itself.');
   if (!source.exists) throw new WorkspacePathError(`Source "${source.display}" does not exist.`);
   if (source.absolute === destination.absolute) throw new WorkspacePathError('Source and destination are the same path.');
   if (destination.absolute.startsWith(source.absolute + path.sep)) {
     throw new WorkspacePathError(`Cannot move "${source.display}" into itself ("${destination.display}").`);
   }
-  if (destination.relative === '') throw new WorkspacePathError('Refusing to replace a workspace folder.');
+  if (destination.relative === '') throw new PathRefusedError('Refusing to replace a workspace folder.');
   const overwrite = args.overwrite === true;
   if (destination.exists && !overwrite) {
     throw new WorkspacePathError(`Destination "${destination.display}" already exists; pass overwrite: true to replace it.`);
@@ -118,6 +128,7 @@ export const move: ToolHandler = async (args, ctx, { signal }) => {
     targets: [source, destination],
     signal,
   });
+  signal?.throwIfAborted();
   await fs.mkdir(path.dirname(destination.absolute), { recursive: true });
   if (destination.exists) await fs.rm(destination.absolute, { recursive: true, force: true });
   try {
@@ -131,14 +142,30 @@ export const move: ToolHandler = async (args, ctx, { signal }) => {
   return `Moved "${source.display}" to "${destination.display}".`;
 };
 
-/** Writes through a temp file in the same directory and a rename, so no reader sees half a file. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+/**
+ * What is at a path a tool is about to write as a file: nothing, or a regular file. A folder, a
+ * FIFO, a socket or a device is refused, so nothing is replaced that was never a file.
+ */
+export async function writableFileStat(target: ResolvedPath): Promise<Stats | undefined> {
+  const existing = await fs.stat(target.absolute).catch(() => undefined);
+  if (existing?.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a directory; it cannot be written as a file.`);
+  if (existing && !existing.isFile()) {
+    throw new WorkspacePathError(`"${target.display}" is not a regular file (a pipe, socket or device); it was not written.`);
+  }
+  return existing;
+}
+
+/**
+ * Writes through a temp file in the same directory and a rename, so no reader sees half a file.
+ * The temp file is created exclusively, so this never opens a FIFO or follows a link.
+ */
+export async function writeFileAtomic(file: string, content: string, signal?: AbortSignal): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
   const mode = (await fs.stat(file).catch(() => undefined))?.mode;
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await fs.writeFile(temp, content, { encoding: 'utf8', mode, flag: 'wx' });
+    await fs.writeFile(temp, content, { encoding: 'utf8', mode, flag: 'wx', signal });
     await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true });
@@ -166,29 +193,45 @@ function normalizeEncoding(value: unknown): BufferEncoding {
   return value as BufferEncoding;
 }
 
-async function readBytes(target: ResolvedPath, size: number, encoding: 'base64' | 'hex'): Promise<string> {
-  const maxBytes = encoding === 'base64' ? Math.floor((LIMITS.readFileMaxChars * 3) / 4) : LIMITS.readFileMaxChars / 2;
-  const handle = await fs.open(target.absolute, 'r');
+/**
+ * Opens a regular file without ever opening a FIFO or a device: stat first and refuse anything
+ * else, then open without blocking and without following a final link, and check it is still the
+ * file that was stat'ed (a FIFO or link swapped in between is refused, not waited on).
+ */
+async function openRegularFile(target: ResolvedPath): Promise<{ handle: fs.FileHandle; stat: Stats }> {
+  const checked = await statOf(target, 'File');
+  if (checked.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a directory; use list_dir to see what it holds.`);
+  if (!checked.isFile()) throw new WorkspacePathError(`"${target.display}" is not a regular file; it was not read.`);
+  let handle: fs.FileHandle;
   try {
-    const buffer = Buffer.alloc(Math.min(size, maxBytes));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const encoded = buffer.subarray(0, bytesRead).toString(encoding);
-    if (size <= maxBytes) return encoded;
-    return `${encoded}\n\n[Truncated: the first ${formatBytes(bytesRead)} of ${formatBytes(size)}, ${encoding}-encoded.]`;
-  } finally {
-    await handle.close();
+    handle = await fs.open(target.absolute, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new WorkspacePathError(`File "${target.display}" does not exist.`);
+    if (code === 'ELOOP') throw new WorkspacePathError(`"${target.display}" was replaced by a symbolic link while being opened; it was not read.`);
+    throw error;
   }
+  const stat = await handle.stat();
+  if (!stat.isFile() || stat.ino !== checked.ino || stat.dev !== checked.dev) {
+    await handle.close();
+    throw new WorkspacePathError(`"${target.display}" was replaced while being opened; it was not read.`);
+  }
+  return { handle, stat };
 }
 
-async function looksBinary(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
+async function readBytes(handle: fs.FileHandle, size: number, encoding: 'base64' | 'hex'): Promise<string> {
+  const maxBytes = encoding === 'base64' ? Math.floor((LIMITS.readFileMaxChars * 3) / 4) : LIMITS.readFileMaxChars / 2;
+  const buffer = Buffer.alloc(Math.min(size, maxBytes));
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+  const encoded = buffer.subarray(0, bytesRead).toString(encoding);
+  if (size <= maxBytes) return encoded;
+  return `${encoded}\n\n[Truncated: the first ${formatBytes(bytesRead)} of ${formatBytes(size)}, ${encoding}-encoded.]`;
+}
+
+async function looksBinary(handle: fs.FileHandle): Promise<boolean> {
+  const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+  return buffer.subarray(0, bytesRead).includes(0);
 }
 
 function countLines(text: string): number {
@@ -225,15 +268,25 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
+interface StreamWindow {
+  encoding: BufferEncoding;
+  offset: number;
+  limit: number;
+  size: number;
+  signal?: AbortSignal;
+}
+
 /** For files too big to read whole: stream to the window and stop there. */
-async function streamWindow(target: ResolvedPath, encoding: BufferEncoding, offset: number, limit: number, size: number): Promise<string> {
-  const stream = createReadStream(target.absolute, { encoding });
+async function streamWindow(handle: fs.FileHandle, target: ResolvedPath, options: StreamWindow): Promise<string> {
+  const { encoding, offset, limit, size, signal } = options;
+  const stream = handle.createReadStream({ encoding, start: 0, autoClose: false });
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
   const picked: string[] = [];
   let lineNumber = 0;
   let more = false;
   try {
     for await (const line of lines) {
+      signal?.throwIfAborted();
       lineNumber++;
       if (lineNumber < offset) continue;
       if (lineNumber >= offset + limit) {

@@ -1,5 +1,5 @@
 import type { ToolHandler } from './builtinTool';
-import { formatBytes, writeFileAtomic } from './fileSystem';
+import { formatBytes, writableFileStat, writeFileAtomic } from './fileSystem';
 import type { ToolContext } from './types';
 import { requireConsent, resolveWorkspacePath } from './workspacePaths';
 
@@ -26,9 +26,11 @@ export function renderSessionContext(ctx: ToolContext, reason: string, now: Date
 
 export const saveSessionContext: ToolHandler = async (args, ctx, { signal }) => {
   if (!ctx.sessionContextFilePath) throw new Error('No session context file is configured.');
-  const target = await resolveWorkspacePath(ctx, ctx.sessionContextFilePath);
+  const target = await resolveWorkspacePath(ctx, ctx.sessionContextFilePath, { signal });
+  await writableFileStat(target);
   await requireConsent(ctx, { tool: 'save_session_context', args, summary: `Write ${target.display}`, targets: [target], signal });
+  signal?.throwIfAborted();
   const content = renderSessionContext(ctx, args.reason as string);
-  await writeFileAtomic(target.absolute, content);
+  await writeFileAtomic(target.absolute, content, signal);
   return `Session context saved to "${target.display}" (${formatBytes(Buffer.byteLength(content))}).`;
 };

@@ -1,12 +1,26 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ToolRefusedError } from './toolErrors';
 import type { ConfirmationRequest, ToolContext } from './types';
 
-/** A path a tool may not touch, or a consent that was not given; the message is for the model. */
+/** A path that cannot be used as given (missing, malformed, a loop of links); the message is for the model. */
 export class WorkspacePathError extends Error {
   override name = 'WorkspacePathError';
 }
+
+/**
+ * A path a tool may not touch, or a consent that was not given: outside the workspace, an escape
+ * through a symlink, a NUL byte, `~`, a protected write nobody confirmed, a declined approval.
+ */
+export class PathRefusedError extends ToolRefusedError {
+  override name = 'PathRefusedError';
+}
+
+/** Links followed in one resolution at most; the Linux kernel stops at the same count (ELOOP). */
+export const MAX_LINK_HOPS = 40;
+/** Longer inputs are refused before touching the file system (PATH_MAX on Linux). */
+export const MAX_PATH_CHARS = 4096;
 
 export interface ResolvedPath {
   /** The real absolute path to operate on (symlinks in its parents resolved). */
@@ -19,6 +33,10 @@ export interface ResolvedPath {
   display: string;
   /** Whether something exists there now (a dangling symlink counts). */
   exists: boolean;
+  /** The path as the model gave it (trimmed, file URL decoded), for messages and re-checks. */
+  input: string;
+  /** Whether a final symlink was followed (see ResolveOptions). */
+  followFinalLink: boolean;
 }
 
 export interface ResolveOptions {
@@ -27,6 +45,8 @@ export interface ResolveOptions {
    * link itself (remove, move). Either way the result must lie inside the workspace.
    */
   followFinalLink?: boolean;
+  /** Stop: checked between every file-system step. */
+  signal?: AbortSignal;
 }
 
 interface Root {
@@ -37,25 +57,28 @@ interface Root {
 
 /**
  * Resolves a path a model gave into a real path inside the workspace, or throws
- * WorkspacePathError. Relative paths resolve against the first folder; "<folderName>/..."
- * reaches another root of a multi-root workspace. `..` may not leave the folder, absolute paths
- * must lie inside a folder, and the check runs on real paths, so a symlink cannot lead out.
+ * WorkspacePathError (unusable) or PathRefusedError (not allowed). Relative paths resolve against
+ * the first folder; "<folderName>/..." reaches another root of a multi-root workspace. `..` may
+ * not leave the folder, absolute paths must lie inside a folder, and the check runs on real
+ * paths, so a symlink cannot lead out. Links are followed at most MAX_LINK_HOPS times.
  */
 export async function resolveWorkspacePath(ctx: ToolContext, input: unknown, options: ResolveOptions = {}): Promise<ResolvedPath> {
   const followFinalLink = options.followFinalLink ?? true;
+  const { signal } = options;
+  signal?.throwIfAborted();
   const raw = checkInput(input);
   const { root, rest, absoluteInput } = await pickRoot(ctx, raw);
   const candidate = absoluteInput ? path.normalize(rest) : path.resolve(root.path, rest);
   if (!isInside(root.path, candidate)) throw outside(raw);
 
-  const realRoot = await realpathOrThrow(root.path);
-  const { real, exists } = await realLocation(candidate, followFinalLink);
+  const realRoot = await realpathOrThrow(root.path, raw);
+  const { real, exists } = await realLocation(realRoot, path.relative(root.path, candidate), { followFinalLink, raw, signal });
   if (!isInside(realRoot, real)) {
-    throw new WorkspacePathError(`Path "${raw}" leads outside the workspace through a symbolic link; it was refused.`);
+    throw new PathRefusedError(`Path "${shorten(raw)}" leads outside the workspace through a symbolic link; it was refused.`);
   }
   const relative = toPosix(path.relative(realRoot, real));
   const display = root.primary ? relative || '.' : joinDisplay(root.name ?? '', relative);
-  return { absolute: real, root: realRoot, relative, display, exists };
+  return { absolute: real, root: realRoot, relative, display, exists, input: raw, followFinalLink };
 }
 
 /** `.git/`, `.vscode/` and `*.code-workspace`: writing them needs the user's say. */
@@ -79,14 +102,14 @@ export interface ConsentRequest {
 /**
  * Asks the user through `ctx.confirm` when a call is destructive or writes a protected path.
  * Without a confirm hook a destructive tool runs (enabling it was the consent) but a protected
- * write is refused. Throws WorkspacePathError when refused.
+ * write is refused. Throws PathRefusedError when refused, or when a target moved meanwhile.
  */
 export async function requireConsent(ctx: ToolContext, request: ConsentRequest): Promise<void> {
   const protectedTargets = request.targets.filter((t) => isProtectedPath(t.relative));
   if (!request.destructive && protectedTargets.length === 0) return;
   if (!ctx.confirm) {
     if (protectedTargets.length === 0) return;
-    throw new WorkspacePathError(
+    throw new PathRefusedError(
       `"${protectedTargets[0].display}" is a protected path (.git/, .vscode/, *.code-workspace); ` +
         'changing it needs the user\'s confirmation, and none can be asked here. It was not changed.',
     );
@@ -100,23 +123,43 @@ export async function requireConsent(ctx: ToolContext, request: ConsentRequest):
     signal: request.signal,
   };
   const approved = await ctx.confirm(confirmation);
-  if (!approved) throw new WorkspacePathError(`The user declined: ${request.summary}. Nothing was changed.`);
+  request.signal?.throwIfAborted();
+  if (!approved) throw new PathRefusedError(`The user declined: ${request.summary}. Nothing was changed.`);
+  await assertUnchanged(ctx, request.targets, request.signal);
+}
+
+/**
+ * While a person decided, a folder on the way may have been swapped for a symlink (or back):
+ * resolve every target again and refuse when one no longer lands where it was approved.
+ */
+async function assertUnchanged(ctx: ToolContext, targets: ResolvedPath[], signal?: AbortSignal): Promise<void> {
+  for (const target of targets) {
+    const again = await resolveWorkspacePath(ctx, target.input, { followFinalLink: target.followFinalLink, signal });
+    if (again.absolute !== target.absolute) {
+      throw new PathRefusedError(
+        `"${target.display}" changed while waiting for confirmation (a folder or symbolic link on the way was replaced); nothing was changed.`,
+      );
+    }
+  }
 }
 
 function checkInput(input: unknown): string {
   if (typeof input !== 'string') throw new WorkspacePathError(`A path must be a string, got ${input === null ? 'null' : typeof input}.`);
   let raw = input.trim();
   if (raw === '') throw new WorkspacePathError('The path is empty.');
-  if (raw.includes('\0')) throw new WorkspacePathError('The path contains a NUL byte; it was refused.');
-  if (raw.startsWith('file://')) {
+  if (raw.startsWith('file://') && !raw.includes('\0')) {
     try {
       raw = fileURLToPath(raw);
     } catch {
-      throw new WorkspacePathError(`"${raw}" is not a usable file URL.`);
+      throw new WorkspacePathError(`"${shorten(raw)}" is not a usable file URL.`);
     }
   }
+  if (raw.includes('\0')) throw new PathRefusedError('The path contains a NUL byte; it was refused.');
+  if (raw.length > MAX_PATH_CHARS) {
+    throw new WorkspacePathError(`The path "${shorten(raw)}" is ${raw.length} characters long; at most ${MAX_PATH_CHARS} are allowed.`);
+  }
   if (raw === '~' || raw.startsWith('~/')) {
-    throw new WorkspacePathError(`"${raw}" points into the home directory; only paths inside the workspace are allowed.`);
+    throw new PathRefusedError(`"${raw}" points into the home directory; only paths inside the workspace are allowed.`);
   }
   return raw;
 }
@@ -154,51 +197,104 @@ async function pickRoot(ctx: ToolContext, raw: string): Promise<{ root: Root; re
   return { root: roots[0], rest: raw, absoluteInput: false };
 }
 
-/** The real path of `candidate`: its deepest existing ancestor resolved, the rest appended. */
-async function realLocation(candidate: string, followFinalLink: boolean): Promise<{ real: string; exists: boolean }> {
-  const finalStat = await lstatOrUndefined(candidate);
-  if (finalStat && !(finalStat.isSymbolicLink() && followFinalLink)) {
-    if (finalStat.isSymbolicLink() || candidate === path.parse(candidate).root) {
-      return { real: path.join(await realpathOrThrow(path.dirname(candidate)), path.basename(candidate)), exists: true };
-    }
-    return { real: await realpathOrThrow(candidate), exists: true };
-  }
-  if (finalStat) {
-    try {
-      return { real: await fs.realpath(candidate), exists: true };
-    } catch {
-      // A dangling link: where it would write is its target, resolved like a new path.
-      const target = await fs.readlink(candidate);
-      const real = await realLocation(path.resolve(path.dirname(candidate), target), true);
-      return { real: real.real, exists: false };
-    }
-  }
-  const missing: string[] = [];
-  let existing = candidate;
-  for (;;) {
-    const parent = path.dirname(existing);
-    missing.unshift(path.basename(existing));
-    existing = parent;
-    if ((await lstatOrUndefined(existing)) || parent === path.dirname(parent)) break;
-  }
-  const base = await realLocation(existing, true);
-  return { real: path.join(base.real, ...missing), exists: false };
+interface WalkOptions {
+  followFinalLink: boolean;
+  /** The path as the model gave it, for messages. */
+  raw: string;
+  signal?: AbortSignal;
 }
 
-async function lstatOrUndefined(p: string) {
+/**
+ * The real path of `rest` below the real folder `realRoot`, walked one component at a time the
+ * way the kernel does: each symlink is read and its target spliced in, at most MAX_LINK_HOPS
+ * times in all, so a loop (`a -> b -> a`, `self -> self`) or an endless chain ends with an error
+ * instead of running forever. What does not exist yet is appended as written (`exists: false`);
+ * a dangling final link resolves to where writing it would create its target.
+ */
+async function realLocation(realRoot: string, rest: string, options: WalkOptions): Promise<{ real: string; exists: boolean }> {
+  let pending = segments(rest);
+  let current = realRoot;
+  let hops = 0;
+  while (pending.length > 0) {
+    options.signal?.throwIfAborted();
+    const name = pending[0];
+    if (name === '..') current = path.dirname(current);
+    if (name === '..' || name === '.') {
+      pending = pending.slice(1);
+      continue;
+    }
+    const next = path.join(current, name);
+    const isLast = pending.length === 1;
+    const stat = await lstatStep(next, options.raw);
+    if (stat?.isSymbolicLink() && (!isLast || options.followFinalLink)) {
+      hops++;
+      if (hops > MAX_LINK_HOPS) {
+        throw new WorkspacePathError(
+          `Path "${shorten(options.raw)}" runs into a loop of symbolic links (or a chain of more than ${MAX_LINK_HOPS}); it was not followed.`,
+        );
+      }
+      const target = await readlinkStep(next, options.raw);
+      if (path.isAbsolute(target)) current = path.parse(target).root;
+      pending = [...segments(target), ...pending.slice(1)];
+      continue;
+    }
+    if (!stat || (!isLast && !stat.isDirectory())) {
+      // Nothing (or no folder) here: the rest is new. `..` after a new name cancels it on paper;
+      // walk on with what is left so that anything existing beyond it is still checked.
+      if (pending.includes('..')) {
+        pending = segments(path.normalize(pending.join(path.sep)));
+        continue;
+      }
+      return { real: path.join(current, ...pending), exists: false };
+    }
+    current = next;
+    pending = pending.slice(1);
+  }
+  return { real: current, exists: true };
+}
+
+/** A backslash separates only on Windows; elsewhere it is part of a name. */
+const SEPARATORS = path.sep === '\\' ? /[\\/]+/ : /\/+/;
+
+function segments(p: string): string[] {
+  return p.split(SEPARATORS).filter((s) => s !== '' && s !== '.');
+}
+
+/** lstat for the walk: undefined when nothing is there (or a parent is not a folder). */
+async function lstatStep(p: string, raw: string) {
   try {
     return await fs.lstat(p);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw walkError(raw, code, error);
   }
 }
 
-async function realpathOrThrow(p: string): Promise<string> {
+async function readlinkStep(p: string, raw: string): Promise<string> {
+  try {
+    return await fs.readlink(p);
+  } catch (error) {
+    throw walkError(raw, (error as NodeJS.ErrnoException).code, error);
+  }
+}
+
+function walkError(raw: string, code: string | undefined, error: unknown): WorkspacePathError {
+  if (code === 'ENAMETOOLONG') return new WorkspacePathError(`Path "${shorten(raw)}" has a name too long for the file system.`);
+  return new WorkspacePathError(`Cannot resolve "${shorten(raw)}": ${code ?? String(error)}`);
+}
+
+async function realpathOrThrow(p: string, raw: string): Promise<string> {
   try {
     return await fs.realpath(p);
   } catch (error) {
-    throw new WorkspacePathError(`Cannot resolve "${p}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkspacePathError(`Cannot resolve "${shorten(raw)}": its workspace folder is unusable (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
   }
+}
+
+/** Long inputs are named by their start, so an error stays readable. */
+function shorten(raw: string): string {
+  return raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
 }
 
 function isInside(root: string, candidate: string): boolean {
@@ -206,8 +302,8 @@ function isInside(root: string, candidate: string): boolean {
   return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-function outside(raw: string): WorkspacePathError {
-  return new WorkspacePathError(`Path "${raw}" is outside the workspace; use a path relative to the workspace root.`);
+function outside(raw: string): PathRefusedError {
+  return new PathRefusedError(`Path "${shorten(raw)}" is outside the workspace; use a path relative to the workspace root.`);
 }
 
 function toPosix(p: string): string {

@@ -1,17 +1,22 @@
 import * as path from 'node:path';
 import { abortedError, ProviderError } from '../providers/errors';
+import { MAX_ANSWER_CHARS } from '../providers/limits';
+import { generatedCallId, linkedController } from '../providers/streaming';
 import type { ChatMessage, ChatProvider, ToolCall } from '../providers/types';
 import { createDefaultToolRegistry } from '../tools/factory';
-import type { ChatTool, ExecutableTool } from '../tools/interface';
+import type { ChatTool, ExecutableTool, ToolStatus } from '../tools/interface';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
 import { DEFAULT_SYSTEM_PROMPT } from './prompt';
 import { summarizeConversation } from './sessionSummary';
-import { parseToolArguments } from './toolArguments';
+import { MAX_TOOL_CALLS_PER_REPLY, parseToolArguments, tooManyCallsError } from './toolArguments';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 25;
 export const DEFAULT_SESSION_CONTEXT_FILE = '.toolbelt/session-context.md';
-export { DEFAULT_SYSTEM_PROMPT };
+export { DEFAULT_SYSTEM_PROMPT, MAX_ANSWER_CHARS, MAX_TOOL_CALLS_PER_REPLY };
+
+/** Streamed after an answer cut at MAX_ANSWER_CHARS, and kept with it in the conversation. */
+export const ANSWER_CUT_NOTICE = `\n\n_[The answer was cut at ${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters; the rest was not read. Ask for a shorter answer or for it in parts.]_`;
 
 export interface AgentOptions {
   toolRegistry?: ToolRegistry;
@@ -27,7 +32,7 @@ export interface AgentOptions {
   rgPath?: string;
 }
 
-export type ToolCallStatus = 'ok' | 'error' | 'cancelled';
+export type ToolCallStatus = ToolStatus;
 
 export type AgentEvent =
   | { type: 'text'; text: string }
@@ -36,7 +41,8 @@ export type AgentEvent =
   | { type: 'tool_call_start'; id: string; name: string; arguments: string }
   | { type: 'tool_call_end'; id: string; name: string; arguments: string; result: string; status: ToolCallStatus; durationMs: number }
   | { type: 'error'; message: string; error: ProviderError }
-  | { type: 'done'; text: string; reason: 'stop' | 'max_rounds' | 'aborted' };
+  /** `truncated`: the last answer was cut at MAX_ANSWER_CHARS (the notice is in the text). */
+  | { type: 'done'; text: string; reason: 'stop' | 'max_rounds' | 'aborted'; truncated?: boolean };
 
 export interface TurnOptions {
   signal?: AbortSignal;
@@ -171,12 +177,23 @@ export class Agent {
     }
     for (let round = 1; ; round++) {
       let text = '';
+      let cut = false;
       const calls: ToolCall[] = [];
+      // Our own handle on the request, so an answer past the limit can stop the download.
+      const request = linkedController(signal);
       try {
         if (signal?.aborted) throw abortedError(this.provider.name);
-        const request = { messages: this.request(), tools: this.getTools(), stream, signal };
-        for await (const event of this.provider.stream(request)) {
+        for await (const event of this.provider.stream({ messages: this.request(), tools: this.getTools(), stream, signal: request.signal })) {
           if (event.type === 'text') {
+            if (text.length + event.text.length > MAX_ANSWER_CHARS) {
+              const kept = event.text.slice(0, MAX_ANSWER_CHARS - text.length);
+              text += kept + ANSWER_CUT_NOTICE;
+              if (kept) yield { type: 'text', text: kept };
+              yield { type: 'text', text: ANSWER_CUT_NOTICE };
+              cut = true;
+              request.abort();
+              break;
+            }
             text += event.text;
             yield { type: 'text', text: event.text };
           } else if (event.type === 'tool_call_begin') {
@@ -186,20 +203,33 @@ export class Agent {
           }
         }
       } catch (error) {
-        const failure = asProviderError(error, this.provider.name);
-        if (failure.kind === 'aborted') {
-          // What the user saw streaming stays in the conversation, as in any chat.
-          if (text) this.messages.push({ role: 'assistant', content: text });
-          yield { type: 'done', text: joinReplies([...replies, text]), reason: 'aborted' };
-          return;
+        // After a cut, the provider may still complain while its stopped request is torn down.
+        if (!cut || signal?.aborted) {
+          const failure = asProviderError(error, this.provider.name);
+          if (failure.kind === 'aborted') {
+            // What the user saw streaming stays in the conversation, as in any chat.
+            if (text) this.messages.push({ role: 'assistant', content: text });
+            yield { type: 'done', text: joinReplies([...replies, text]), reason: 'aborted' };
+            return;
+          }
+          yield { type: 'error', message: failure.message, error: failure };
+          throw failure;
         }
-        yield { type: 'error', message: failure.message, error: failure };
-        throw failure;
+      } finally {
+        request.release();
       }
       replies.push(text);
+      // A cut answer ends the turn: any tool calls after the cut were never read whole.
+      if (cut) calls.length = 0;
+      // Each result must answer exactly one call: a repeated id gets a fresh one.
+      const ids = new Set<string>();
+      for (const call of calls) {
+        if (ids.has(call.id)) call.id = generatedCallId();
+        ids.add(call.id);
+      }
       this.messages.push(calls.length ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text });
       if (calls.length === 0) {
-        yield { type: 'done', text: joinReplies(replies), reason: 'stop' };
+        yield { type: 'done', text: joinReplies(replies), reason: 'stop', ...(cut ? { truncated: true } : {}) };
         return;
       }
       if (round > this.maxToolRounds) {
@@ -209,7 +239,15 @@ export class Agent {
         yield { type: 'done', text: joinReplies([...replies, notice.trim()]), reason: 'max_rounds' };
         return;
       }
-      for (const call of calls) yield* this.runTool(call, signal);
+      for (const [index, call] of calls.entries()) {
+        if (index < MAX_TOOL_CALLS_PER_REPLY) {
+          yield* this.runTool(call, signal);
+          continue;
+        }
+        const refusal = tooManyCallsError(call.name);
+        this.answer(call, refusal);
+        yield { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result: refusal, status: 'error', durationMs: 0 };
+      }
       if (signal?.aborted) {
         yield { type: 'done', text: joinReplies(replies), reason: 'aborted' };
         return;
@@ -226,6 +264,10 @@ export class Agent {
       yield end('Not run: the user stopped the turn.', 'cancelled');
       return;
     }
+    if (call.unreadable) {
+      yield end(call.unreadable, 'error');
+      return;
+    }
     if (!this.toolRegistry.hasTool(call.name)) {
       const available = this.toolRegistry.getEnabledSchemas().map((s) => s.function.name);
       yield end(`Error: there is no tool named "${call.name}"; it was not run. Available tools: ${available.join(', ') || 'none'}.`, 'error');
@@ -237,11 +279,8 @@ export class Agent {
       return;
     }
     yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
-    const started = performance.now();
-    const result = await this.toolRegistry.execute(call.name, parsed.args, { signal });
-    const durationMs = performance.now() - started;
-    const status: ToolCallStatus = signal?.aborted ? 'cancelled' : /^Error\b/.test(result) ? 'error' : 'ok';
-    yield end(result, status, durationMs);
+    const result = await this.toolRegistry.run(call.name, parsed.args, { signal });
+    yield end(result.text, result.status, result.durationMs);
   }
 
   private answer(call: ToolCall, content: string): void {

@@ -1,3 +1,8 @@
+import { boundedText, describeBody, MAX_ERROR_MESSAGE_CHARS } from './errorText';
+
+/** The longest wait a Retry-After may ask for before it is treated as nonsense (a day). */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
 /** What kind of failure, so the UI can offer the right next step. */
 export type ProviderErrorKind =
   | 'auth'
@@ -19,7 +24,10 @@ export interface ProviderErrorInit {
   cause?: unknown;
 }
 
-/** A provider failure with a message a person can act on. */
+/**
+ * A provider failure with a message a person can act on. The message is always one clean line
+ * of at most MAX_ERROR_MESSAGE_CHARS, whatever the server sent.
+ */
 export class ProviderError extends Error {
   override name = 'ProviderError';
   readonly kind: ProviderErrorKind;
@@ -28,7 +36,7 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number;
 
   constructor(message: string, init: ProviderErrorInit) {
-    super(message, { cause: init.cause });
+    super(boundedText(message, MAX_ERROR_MESSAGE_CHARS), { cause: init.cause });
     this.kind = init.kind;
     this.provider = init.provider;
     this.status = init.status;
@@ -47,24 +55,36 @@ export function labelOf(provider: string): string {
   return PROVIDER_LABELS[provider] ?? provider;
 }
 
-/** Turns an HTTP status and the service's own message into a ProviderError. */
-export function httpError(provider: string, status: number, detail: string, context: { model: string; url: string; retryAfterMs?: number }): ProviderError {
+/**
+ * Turns an HTTP status and the body the service sent (JSON, HTML, text or junk: reduced by
+ * `describeBody`) into a ProviderError naming the status and the endpoint.
+ */
+export function httpError(provider: string, status: number, body: string, context: { model: string; url: string; retryAfterMs?: number }): ProviderError {
   const label = labelOf(provider);
+  const detail = describeBody(body);
   const said = detail ? `: ${detail}` : '';
+  const at = ` at ${boundedText(context.url, 120)}`;
+  const wait = saneRetryAfter(context.retryAfterMs);
   if (status === 401 || status === 403) {
-    return new ProviderError(`${label} rejected the API key (HTTP ${status})${said}. Set a valid key with "Toolbelt: Set API Key".`, { kind: 'auth', provider, status });
+    return new ProviderError(`${label} rejected the API key (HTTP ${status})${at}${said}. Set a valid key with "Toolbelt: Set API Key".`, { kind: 'auth', provider, status });
   }
   if (status === 404) {
-    return new ProviderError(`${label} does not know the model "${context.model}" at ${context.url} (HTTP 404)${said}. Check toolbelt.model and toolbelt.baseUrl.`, { kind: 'not_found', provider, status });
+    return new ProviderError(`${label} does not know the model "${boundedText(context.model, 80)}"${at} (HTTP 404)${said}. Check toolbelt.model and toolbelt.baseUrl.`, { kind: 'not_found', provider, status });
   }
   if (status === 429) {
-    const wait = context.retryAfterMs !== undefined ? ` Try again in ${formatWait(context.retryAfterMs)}.` : ' Try again shortly.';
-    return new ProviderError(`${label} is rate limiting requests (HTTP 429)${said}.${wait}`, { kind: 'rate_limit', provider, status, retryAfterMs: context.retryAfterMs });
+    const next = wait !== undefined ? ` Try again in ${formatWait(wait)}.` : ' Try again shortly.';
+    return new ProviderError(`${label} is rate limiting requests (HTTP 429)${at}${said}.${next}`, { kind: 'rate_limit', provider, status, retryAfterMs: wait });
   }
   if (status >= 500) {
-    return new ProviderError(`${label} had a server error (HTTP ${status})${said}. Try again.`, { kind: 'server', provider, status });
+    return new ProviderError(`${label} had a server error (HTTP ${status})${at}${said}. Try again.`, { kind: 'server', provider, status });
   }
-  return new ProviderError(`${label} refused the request (HTTP ${status})${said}.`, { kind: 'bad_request', provider, status });
+  return new ProviderError(`${label} refused the request (HTTP ${status})${at}${said}.`, { kind: 'bad_request', provider, status });
+}
+
+/** A usable wait: undefined for a negative or unreadable one, at most a day for an absurd one. */
+export function saneRetryAfter(ms: number | undefined): number | undefined {
+  if (ms === undefined || Number.isNaN(ms) || ms < 0) return undefined;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 export function networkError(provider: string, url: string, cause: unknown): ProviderError {
@@ -87,12 +107,14 @@ export function abortedError(provider: string): ProviderError {
 /** Parses Retry-After (seconds or an HTTP date) and retry-after-ms; undefined when absent. */
 export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
   const ms = headers?.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = headers?.get('retry-after');
+  if (ms && Number.isFinite(Number(ms))) return saneRetryAfter(Math.max(0, Number(ms)));
+  const value = headers?.get('retry-after')?.trim();
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
+  if (/^\d+(\.\d+)?$/.test(value)) return saneRetryAfter(Number(value) * 1000);
+  // Only a real HTTP date (it names a weekday or a month), not any number Date.parse accepts.
+  if (!/[a-z]{3}/i.test(value)) return undefined;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : saneRetryAfter(Math.max(0, date - now));
 }
 
 export function formatWait(ms: number): string {

@@ -1,7 +1,10 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { toGeminiTools } from '../tools/formats';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
-import { abortedError, httpError, idleTimeoutError, networkError, ProviderError } from './errors';
+import { describeBody } from './errorText';
+import { abortedError, formatWait, httpError, idleTimeoutError, networkError, ProviderError, retryAfterMs } from './errors';
+import { readBodyText, readErrorBody, wholeLines } from './httpBody';
+import { MAX_TOOL_ARGUMENT_CHARS, OVERSIZED_ARGUMENTS_PLACEHOLDER, oversizedArgumentsError } from './limits';
 import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, linkedController, withRetries } from './streaming';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
 
@@ -69,6 +72,8 @@ export class GeminiProvider implements ChatProvider {
       }
     } catch (error) {
       throw this.toProviderError(error, controller);
+    } finally {
+      controller.release();
     }
   }
 
@@ -84,20 +89,22 @@ export class GeminiProvider implements ChatProvider {
       });
     } catch (error) {
       if (controller.signal.reason instanceof Error && controller.signal.reason.message === 'headers timeout') {
-        throw new ProviderError(`Gemini did not answer within ${Math.round(idleMs / 1000)} s. Try again.`, { kind: 'timeout', provider: this.name });
+        throw new ProviderError(`Gemini did not answer within ${formatWait(idleMs)}. Try again.`, { kind: 'timeout', provider: this.name });
       }
       throw this.toProviderError(error, controller);
     } finally {
       clearTimeout(timer);
     }
     if (!response.ok) {
-      const text = await response.text().catch(() => '');
+      // At most a bounded prefix, under the idle timeout: an error body can neither hang nor flood.
+      const text = await readErrorBody(response.body, idleMs);
       const parsed = safeJson<GeminiResponse & { error?: { details?: { '@type'?: string; retryDelay?: string }[] } }>(text);
-      const detail = parsed?.error?.message ?? text.slice(0, 300);
-      const retryInfo = parsed?.error?.details?.find((d) => d['@type']?.endsWith('RetryInfo'))?.retryDelay;
-      const retryAfter = retryInfo ? parseFloat(retryInfo) * 1000 : headerRetryAfter(response);
-      const status = response.status === 400 && /API key/i.test(detail) ? 401 : response.status;
-      throw httpError(this.name, status, detail, { model: this.model, url: this.baseURL, retryAfterMs: retryAfter });
+      const details = Array.isArray(parsed?.error?.details) ? parsed.error.details : [];
+      const retryInfo = details.find((d) => typeof d?.['@type'] === 'string' && d['@type'].endsWith('RetryInfo'))?.retryDelay;
+      const retryDelay = typeof retryInfo === 'string' ? parseFloat(retryInfo) * 1000 : NaN;
+      const retryAfter = Number.isFinite(retryDelay) ? retryDelay : retryAfterMs(response.headers);
+      const status = response.status === 400 && /API key/i.test(describeBody(text)) ? 401 : response.status;
+      throw httpError(this.name, status, text, { model: this.model, url: this.baseURL, retryAfterMs: retryAfter });
     }
     return response;
   }
@@ -106,25 +113,34 @@ export class GeminiProvider implements ChatProvider {
     const calls: ToolCall[] = [];
     let finishReason: string | undefined;
     let usage: Usage | undefined;
+    let argumentChars = 0; // over all calls of the reply, like the OpenAI assembler
     for await (const response of responses) {
-      if (response.error) throw httpError(this.name, response.error.code ?? 500, response.error.message ?? '', { model: this.model, url: this.baseURL });
+      if (response.error) {
+        const code = typeof response.error.code === 'number' ? response.error.code : 500;
+        throw httpError(this.name, code, JSON.stringify({ error: response.error }), { model: this.model, url: this.baseURL });
+      }
       if (response.promptFeedback?.blockReason) {
         throw new ProviderError(`Gemini blocked the request (${response.promptFeedback.blockReason}).`, { kind: 'bad_request', provider: this.name });
       }
       if (response.usageMetadata) usage = { inputTokens: response.usageMetadata.promptTokenCount, outputTokens: response.usageMetadata.candidatesTokenCount };
       const candidate = response.candidates?.[0];
-      for (const part of candidate?.content?.parts ?? []) {
-        if (part.functionCall) {
+      const parts = candidate?.content?.parts;
+      for (const part of Array.isArray(parts) ? parts : []) {
+        if (part?.functionCall && typeof part.functionCall.name === 'string') {
+          const args = JSON.stringify(part.functionCall.args ?? {}) ?? '{}';
+          const tooLong = argumentChars + args.length > MAX_TOOL_ARGUMENT_CHARS;
+          if (!tooLong) argumentChars += args.length;
           const call: ToolCall = {
-            id: part.functionCall.id || generatedCallId(),
+            id: typeof part.functionCall.id === 'string' && part.functionCall.id ? part.functionCall.id : generatedCallId(),
             name: part.functionCall.name,
-            arguments: JSON.stringify(part.functionCall.args ?? {}),
+            arguments: tooLong ? OVERSIZED_ARGUMENTS_PLACEHOLDER : args,
+            ...(tooLong ? { unreadable: oversizedArgumentsError(part.functionCall.name) } : {}),
           };
           const providerData = { ...(part.functionCall.id ? { geminiId: part.functionCall.id } : {}), ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) };
           if (Object.keys(providerData).length) call.providerData = providerData;
           calls.push(call);
           yield { type: 'tool_call_begin', id: call.id, name: call.name };
-        } else if (typeof part.text === 'string' && part.text && !part.thought) {
+        } else if (typeof part?.text === 'string' && part.text && !part.thought) {
           yield { type: 'text', text: part.text };
         }
       }
@@ -205,7 +221,8 @@ async function* sseResponses(response: Response, idle: IdleWatch): AsyncGenerato
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => queue.push(event) });
   const decoder = new TextDecoder();
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  // Whole lines only: the parser rescans an unfinished line per chunk, and the line length is capped.
+  for await (const chunk of wholeLines(response.body, 'gemini') as unknown as AsyncIterable<Uint8Array>) {
     idle.touch();
     parser.feed(decoder.decode(chunk, { stream: true }));
     while (queue.length) {
@@ -220,22 +237,10 @@ async function* sseResponses(response: Response, idle: IdleWatch): AsyncGenerato
 }
 
 async function* jsonResponse(response: Response, idle: IdleWatch): AsyncGenerator<GeminiResponse> {
-  let text = '';
-  const decoder = new TextDecoder();
-  if (response.body) {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      idle.touch();
-      text += decoder.decode(chunk, { stream: true });
-    }
-  }
+  const text = await readBodyText(response.body, idle, 'gemini');
   const parsed = safeJson<GeminiResponse>(text);
   if (!parsed) throw new ProviderError('Gemini sent a reply that is not JSON.', { kind: 'protocol', provider: 'gemini' });
   yield parsed;
-}
-
-function headerRetryAfter(response: Response): number | undefined {
-  const value = response.headers.get('retry-after');
-  return value && /^\d+$/.test(value) ? Number(value) * 1000 : undefined;
 }
 
 function safeJson<T>(text: string): T | undefined {

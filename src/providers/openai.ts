@@ -2,8 +2,10 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
-import { abortedError, httpError, idleTimeoutError, labelOf, networkError, ProviderError, retryAfterMs } from './errors';
-import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, withRetries } from './streaming';
+import { abortedError, formatWait, httpError, idleTimeoutError, labelOf, networkError, ProviderError, retryAfterMs } from './errors';
+import { guardedFetch, readBodyText } from './httpBody';
+import { MAX_TOOL_ARGUMENT_CHARS, OVERSIZED_ARGUMENTS_PLACEHOLDER, oversizedArgumentsError } from './limits';
+import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, linkedController, withRetries } from './streaming';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
 
 export const OPENAI_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.openai;
@@ -33,6 +35,7 @@ export class OpenAIProvider implements ChatProvider {
       baseURL: this.baseURL,
       maxRetries: 0,
       timeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      fetch: guardedFetch(this.name, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
     });
   }
 
@@ -41,28 +44,23 @@ export class OpenAIProvider implements ChatProvider {
   }
 
   async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {
+    if (request.stream === false) {
+      yield* this.complete(request);
+      return;
+    }
     const signal = request.signal;
-    const streaming = request.stream !== false;
     const body = {
       model: this.model,
       messages: toOpenAIMessages(request.messages),
       ...(request.tools.length > 0 ? { tools: request.tools } : {}),
     };
-    const send = () =>
-      streaming
-        ? this.client.chat.completions.create({ ...body, stream: true }, { signal })
-        : this.client.chat.completions.create({ ...body, stream: false }, { signal });
-    let response: ChatCompletion | Stream<ChatCompletionChunk>;
+    const send = () => this.client.chat.completions.create({ ...body, stream: true }, { signal });
+    let stream: Stream<ChatCompletionChunk>;
     try {
-      response = await withRetries(() => send().catch((error: unknown) => Promise.reject(this.toProviderError(error, signal))), this.timeouts, signal);
+      stream = await withRetries(() => send().catch((error: unknown) => Promise.reject(this.toProviderError(error, signal))), this.timeouts, signal);
     } catch (error) {
       throw this.toProviderError(error, signal);
     }
-    if (!streaming) {
-      yield* completionEvents(response as ChatCompletion);
-      return;
-    }
-    const stream = response as Stream<ChatCompletionChunk>;
     const assembler = new ChunkAssembler(this.name);
     // The SDK's stream carries its own AbortController, linked to the caller's signal.
     const idle = new IdleWatch(this.idleMs, () => stream.controller.abort()).start();
@@ -79,6 +77,35 @@ export class OpenAIProvider implements ChatProvider {
     }
   }
 
+  /**
+   * One JSON answer. The SDK's own timeout stops at the response headers, so the body is read
+   * here, under the same idle watch as a stream: a server that stalls the body cannot hang chat().
+   */
+  private async *complete(request: ChatRequest): AsyncGenerator<ProviderEvent> {
+    const controller = linkedController(request.signal);
+    const body = {
+      model: this.model,
+      messages: toOpenAIMessages(request.messages),
+      ...(request.tools.length > 0 ? { tools: request.tools } : {}),
+      stream: false as const,
+    };
+    const send = () => this.client.chat.completions.create(body, { signal: controller.signal }).asResponse();
+    const idle = new IdleWatch(this.idleMs, () => controller.abort());
+    let completion: ChatCompletion;
+    try {
+      const response = await withRetries(() => send().catch((error: unknown) => Promise.reject(this.toProviderError(error, controller.signal))), this.timeouts, controller.signal);
+      idle.start();
+      const text = await readBodyText(response.body, idle, this.name);
+      completion = JSON.parse(text) as ChatCompletion;
+    } catch (error) {
+      throw idle.fired ? idleTimeoutError(this.name, this.idleMs) : this.toProviderError(error, controller.signal);
+    } finally {
+      idle.stop();
+      controller.release();
+    }
+    yield* completionEvents(completion, this.name);
+  }
+
   private get idleMs(): number {
     return this.timeouts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   }
@@ -89,7 +116,7 @@ export class OpenAIProvider implements ChatProvider {
     if (error instanceof OpenAI.APIUserAbortError || signal?.aborted) return abortedError(this.name);
     if (error instanceof ProviderError) return error;
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      return new ProviderError(`${labelOf(this.name)} did not answer within ${Math.round(this.idleMs / 1000)} s. Try again.`, { kind: 'timeout', provider: this.name, cause: error });
+      return new ProviderError(`${labelOf(this.name)} did not answer within ${formatWait(this.idleMs)}. Try again.`, { kind: 'timeout', provider: this.name, cause: error });
     }
     if (error instanceof OpenAI.APIConnectionError) return networkError(this.name, this.baseURL, error.cause ?? error);
     if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
@@ -103,9 +130,11 @@ export class OpenAIProvider implements ChatProvider {
 
 /** Turns Chat Completions chunks into events; tool calls are assembled from their deltas. */
 export class ChunkAssembler {
-  private readonly calls: { id: string; name: string; arguments: string; announced: boolean }[] = [];
+  private readonly calls: { id: string; name: string; arguments: string; announced: boolean; tooLong: boolean }[] = [];
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  /** Argument characters kept over all calls of this reply: the limit holds for the reply, not per call. */
+  private argumentChars = 0;
 
   constructor(private readonly provider: string) {}
 
@@ -118,10 +147,20 @@ export class ChunkAssembler {
     if (typeof delta.content === 'string' && delta.content) events.push({ type: 'text', text: delta.content });
     for (const part of delta.tool_calls ?? []) {
       const index = part.index ?? this.calls.length;
-      const call = (this.calls[index] ??= { id: '', name: '', arguments: '', announced: false });
+      const call = (this.calls[index] ??= { id: '', name: '', arguments: '', announced: false, tooLong: false });
       if (part.id) call.id = part.id;
       if (part.function?.name) call.name = call.name && call.name !== part.function.name ? call.name + part.function.name : part.function.name;
-      if (part.function?.arguments) call.arguments += part.function.arguments;
+      if (part.function?.arguments && !call.tooLong) {
+        // Past the limit the rest is dropped as it arrives: a runaway call cannot fill memory.
+        if (this.argumentChars + part.function.arguments.length > MAX_TOOL_ARGUMENT_CHARS) {
+          call.tooLong = true;
+          this.argumentChars -= call.arguments.length;
+          call.arguments = '';
+        } else {
+          call.arguments += part.function.arguments;
+          this.argumentChars += part.function.arguments.length;
+        }
+      }
       if (!call.announced && call.name) {
         call.announced = true;
         call.id ||= generatedCallId();
@@ -145,29 +184,37 @@ export class ChunkAssembler {
     }
     const events: ProviderEvent[] = this.calls
       .filter(Boolean)
-      .map((call) => ({ type: 'tool_call', call: { id: call.id || generatedCallId(), name: call.name, arguments: call.arguments } }));
+      .map((call) => ({ type: 'tool_call', call: toolCall(call.id || generatedCallId(), call.name, call.arguments, call.tooLong) }));
     events.push({ type: 'done', finishReason: this.finishReason, usage: this.usage });
     return events;
   }
 }
 
+/** The error body as the SDK kept it, for httpError to reduce to one readable line. */
 function apiErrorDetail(error: InstanceType<typeof OpenAI.APIError>): string {
-  const body = error.error as { message?: unknown } | string | undefined;
-  if (body && typeof body === 'object' && typeof body.message === 'string') return body.message;
-  if (typeof body === 'string') return body.slice(0, 300);
+  const body = error.error as unknown;
+  if (body && typeof body === 'object') return JSON.stringify({ error: body });
+  if (typeof body === 'string') return body;
   return error.message.replace(/^\d{3}\s*/, '').replace(/^status code \(no body\)$/, '');
 }
 
-function* completionEvents(completion: ChatCompletion): Generator<ProviderEvent> {
-  const choice = completion.choices?.[0];
-  if (!choice) throw new ProviderError('The model answered with no choices.', { kind: 'protocol', provider: 'openai' });
+function toolCall(id: string, name: string, args: string, tooLong: boolean): ToolCall {
+  return tooLong || args.length > MAX_TOOL_ARGUMENT_CHARS
+    ? { id, name, arguments: OVERSIZED_ARGUMENTS_PLACEHOLDER, unreadable: oversizedArgumentsError(name) }
+    : { id, name, arguments: args };
+}
+
+function* completionEvents(completion: ChatCompletion, provider: string): Generator<ProviderEvent> {
+  const choice = completion?.choices?.[0];
+  if (!choice?.message) throw new ProviderError(`${labelOf(provider)} answered with no choices.`, { kind: 'protocol', provider });
   const message = choice.message;
-  if (message.content) yield { type: 'text', text: message.content };
-  for (const call of message.tool_calls ?? []) {
-    if (call.type !== 'function') continue;
-    const id = call.id || generatedCallId();
+  if (typeof message.content === 'string' && message.content) yield { type: 'text', text: message.content };
+  for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+    if (call?.type !== 'function' || typeof call.function?.name !== 'string') continue;
+    const id = typeof call.id === 'string' && call.id ? call.id : generatedCallId();
+    const args: unknown = call.function.arguments;
     yield { type: 'tool_call_begin', id, name: call.function.name };
-    yield { type: 'tool_call', call: { id, name: call.function.name, arguments: call.function.arguments ?? '' } };
+    yield { type: 'tool_call', call: toolCall(id, call.function.name, typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args), false) };
   }
   const usage = completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : undefined;
   yield { type: 'done', finishReason: choice.finish_reason ?? 'stop', usage };

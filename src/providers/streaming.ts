@@ -58,12 +58,17 @@ export class IdleWatch {
   }
 }
 
-/** An AbortController that follows the caller's signal, so a provider can also abort on its own (idle timeout). */
-export function linkedController(signal?: AbortSignal): AbortController {
+/**
+ * An AbortController that follows the caller's signal, so a provider (idle timeout) or the Agent
+ * (an answer past its limit) can also abort on its own. `release()` stops following, so a signal
+ * that lives for a whole turn does not gather one listener per request.
+ */
+export function linkedController(signal?: AbortSignal): AbortController & { release(): void } {
   const controller = new AbortController();
+  const follow = () => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  return controller;
+  else signal?.addEventListener('abort', follow, { once: true });
+  return Object.assign(controller, { release: () => signal?.removeEventListener('abort', follow) });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined, provider: string): Promise<void> {

@@ -7,6 +7,8 @@ export interface ToolCall {
   arguments: string;
   /** Opaque data a provider must get back with the call (Gemini's thought signatures). */
   providerData?: Record<string, unknown>;
+  /** Set when the model's call could not be read: the Agent answers with this error and runs nothing. */
+  unreadable?: string;
 }
 
 /** The conversation in one provider-neutral shape; each provider maps it to its wire format. */

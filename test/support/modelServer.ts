@@ -28,7 +28,20 @@ export type Fault =
   /** End the stream in the middle of a tool call's arguments. */
   | 'cut-in-tool-args'
   /** End the stream in the middle of the text, without a finish reason. */
-  | 'cut-in-text';
+  | 'cut-in-text'
+  /**
+   * Send the status (200, or `status`) and headers, and for a JSON or error reply the first bytes
+   * of the body, then nothing, keeping the connection open.
+   */
+  | 'stall-after-headers';
+
+/** A reply sent exactly as given, whatever the request's format. */
+export interface RawReply {
+  status?: number;
+  contentType?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
 
 export interface ScriptedReply {
   text?: string;
@@ -45,6 +58,13 @@ export interface ScriptedReply {
   thoughtSignature?: string;
   /** Gemini only: give function calls ids. */
   withCallIds?: boolean;
+  /** Send this status, content type and body as they are (error pages, junk, redirects). */
+  raw?: RawReply;
+  /**
+   * A generated answer: `chunk` sent `times` times (as SSE events, or inside one JSON body),
+   * written as the client reads it, never built whole in memory.
+   */
+  repeat?: { chunk: string; times: number };
 }
 
 export interface RecordedRequest {
@@ -53,6 +73,10 @@ export interface RecordedRequest {
   stream: boolean;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown>;
+  /** Body bytes written to the client so far (raw and generated `repeat` replies). */
+  bytesWritten: number;
+  /** The client closed the connection before the reply was complete (it stopped reading). */
+  clientClosed: boolean;
 }
 
 export type Responder = (request: RecordedRequest) => ScriptedReply;
@@ -133,13 +157,32 @@ export class ModelServer {
     if (!gemini && !openai) return json(res, 404, { error: { message: `No route ${req.method} ${url.pathname}` } });
     const format = gemini ? 'gemini' : 'openai';
     const stream = gemini ? gemini[1] === 'streamGenerateContent' : body.stream === true;
-    const recorded: RecordedRequest = { format, path: url.pathname, stream, headers: req.headers, body };
+    const recorded: RecordedRequest = { format, path: url.pathname, stream, headers: req.headers, body, bytesWritten: 0, clientClosed: false };
+    res.on('close', () => {
+      if (!res.writableFinished) recorded.clientClosed = true;
+    });
     this.requests.push(recorded);
     const reply = this.queue.shift() ?? this.fallback(recorded);
     await this.answer(res, recorded, reply);
   }
 
   private async answer(res: http.ServerResponse, request: RecordedRequest, reply: ScriptedReply): Promise<void> {
+    if (reply.raw) {
+      const body = reply.raw.body ?? '';
+      res.writeHead(reply.raw.status ?? 200, { 'content-type': reply.raw.contentType ?? 'text/plain', ...reply.raw.headers });
+      request.bytesWritten += Buffer.byteLength(body);
+      res.end(body);
+      return;
+    }
+    if (reply.fault === 'stall-after-headers') {
+      const status = reply.status ?? 200;
+      res.writeHead(status, { 'content-type': request.stream && status < 400 ? 'text/event-stream' : 'application/json' });
+      if (status >= 400) res.write(`{"error":{"code":${status},"message":"${reply.errorMessage ?? 'The body of this error never ends'}`);
+      else if (request.stream) res.flushHeaders();
+      else res.write(request.format === 'openai' ? '{"id":"chatcmpl-stall","object":"chat.completion","choices":[' : '{"candidates":[');
+      return; // keep the connection open, send nothing more
+    }
+    if (reply.repeat) return this.answerRepeated(res, request, reply.repeat);
     if (reply.fault === 'reset') {
       res.socket?.destroy();
       return;
@@ -190,6 +233,46 @@ export class ModelServer {
     }
     if (request.format === 'openai') res.write('data: [DONE]\n\n');
     res.end();
+  }
+
+  /** Streams a generated answer with backpressure; stops as soon as the client goes away. */
+  private async answerRepeated(res: http.ServerResponse, request: RecordedRequest, repeat: { chunk: string; times: number }): Promise<void> {
+    const openai = request.format === 'openai';
+    const write = async (text: string) => {
+      if (res.destroyed) return false;
+      request.bytesWritten += Buffer.byteLength(text);
+      if (!res.write(text)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done).off('close', done);
+            resolve();
+          };
+          res.on('drain', done).on('close', done);
+        });
+      }
+      return !res.destroyed;
+    };
+    const escaped = JSON.stringify(repeat.chunk).slice(1, -1);
+    let piece: string;
+    let tail: string;
+    if (request.stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const data = openai
+        ? { id: 'chatcmpl-repeat', object: 'chat.completion.chunk', created: 1, model: 'scripted-model', choices: [{ index: 0, delta: { content: repeat.chunk }, finish_reason: null }] }
+        : { candidates: [{ content: { role: 'model', parts: [{ text: repeat.chunk }] }, index: 0 }] };
+      piece = `data: ${JSON.stringify(data)}\n\n`;
+      const last = openai
+        ? { id: 'chatcmpl-repeat', object: 'chat.completion.chunk', created: 1, model: 'scripted-model', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }
+        : { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }] };
+      tail = `data: ${JSON.stringify(last)}\n\n${openai ? 'data: [DONE]\n\n' : ''}`;
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (!(await write(openai ? '{"id":"chatcmpl-repeat","object":"chat.completion","created":1,"model":"scripted-model","choices":[{"index":0,"message":{"role":"assistant","content":"' : '{"candidates":[{"content":{"role":"model","parts":[{"text":"'))) return;
+      piece = escaped;
+      tail = openai ? '"},"finish_reason":"stop"}]}' : '"}]},"finishReason":"STOP","index":0}]}';
+    }
+    for (let i = 0; i < repeat.times; i++) if (!(await write(piece))) return;
+    if (await write(tail)) res.end();
   }
 
   private openaiEvents(reply: ScriptedReply): StreamEvent[] {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ProviderError } from '../../src/providers/errors';
+import { boundedText, describeBody } from '../../src/providers/errorText';
+import { ProviderError, retryAfterMs } from '../../src/providers/errors';
 import { GeminiProvider, toGeminiRequest } from '../../src/providers/gemini';
 import { OLLAMA_DEFAULT_BASE_URL, OllamaProvider } from '../../src/providers/ollama';
 import { OpenAIProvider } from '../../src/providers/openai';
@@ -127,7 +128,7 @@ describe('providers against the scripted model server', () => {
         server.enqueue({ fault: 'http', status: 401, errorMessage: 'Incorrect API key provided' });
         const error = await failure(collect(make()));
         assert.equal(error.kind, 'auth');
-        assert.match(error.message, /rejected the API key \(HTTP 401\): Incorrect API key provided\. Set a valid key with "Toolbelt: Set API Key"/);
+        assert.match(error.message, /rejected the API key \(HTTP 401\) at http:\/\/127\.0\.0\.1:\d+(\/v1)?: Incorrect API key provided\. Set a valid key with "Toolbelt: Set API Key"/);
         assert.equal(server.requests.length, 1);
       });
 
@@ -292,5 +293,34 @@ describe('providers against the scripted model server', () => {
       await collect(new GeminiProvider({ apiKey: 'k', baseURL: server.geminiBaseUrl, model: 'models/gemini-x' }));
       assert.equal(server.requests[0].path, '/v1beta/models/gemini-x:streamGenerateContent');
     });
+  });
+});
+
+describe('provider error text', () => {
+  const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+
+  it('reduces JSON, HTML, text and junk bodies to one short line', () => {
+    assert.equal(describeBody('{"error":{"message":"Model overloaded","type":"server_error"}}'), 'Model overloaded');
+    assert.equal(describeBody('{"detail":"Not authenticated"}'), 'Not authenticated');
+    assert.equal(describeBody(`{"error":{"message":"cut off here ${'y'.repeat(10)}`), `cut off here ${'y'.repeat(10)}`, 'a cut JSON body still yields its message');
+    assert.equal(describeBody('<html><head><title>Gateway Timeout</title></head><body>…</body></html>'), 'Gateway Timeout');
+    assert.equal(describeBody('\u0000\u0001\u0002binary'), '(9 bytes of binary data)');
+    assert.equal(describeBody('\u001b[1mbold\u001b[0m\r\nnext line'), 'bold next line');
+  });
+
+  it('never lets a message pass its bound, a long word included', () => {
+    assert.equal(boundedText('x'.repeat(10_000)).length, 81);
+    assert.ok(boundedText('word '.repeat(10_000)).length <= 500);
+    assert.ok(new ProviderError('z '.repeat(100_000), { kind: 'server', provider: 'openai' }).message.length <= 500);
+  });
+
+  it('reads Retry-After as seconds, an HTTP date, or not at all', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    assert.equal(retryAfterMs(headers({ 'retry-after': '7' }), now), 7000);
+    assert.equal(retryAfterMs(headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }), now), 30_000);
+    assert.equal(retryAfterMs(headers({ 'retry-after': '-5' }), now), undefined);
+    assert.equal(retryAfterMs(headers({ 'retry-after': 'soon' }), now), undefined);
+    assert.equal(retryAfterMs(headers({ 'retry-after': '9'.repeat(400) }), now), 24 * 60 * 60 * 1000, 'capped at a day');
+    assert.equal(retryAfterMs(headers({ 'retry-after-ms': '1500' }), now), 1500);
   });
 });

@@ -1,0 +1,133 @@
+import { MAX_ERROR_BODY_BYTES } from './errorText';
+import { labelOf, ProviderError } from './errors';
+import type { IdleWatch } from './streaming';
+
+/** The largest whole JSON reply (a non-streamed answer) read into memory; larger ones fail clearly. */
+export const MAX_JSON_REPLY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads a whole response body as text, touching the idle watch per chunk (so a server that
+ * sends headers and then stalls is stopped by it) and refusing more than `maxBytes`.
+ */
+export async function readBodyText(body: ReadableStream<Uint8Array> | null, idle: IdleWatch, provider: string, maxBytes = MAX_JSON_REPLY_BYTES): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      idle.touch();
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        throw new ProviderError(`The answer from ${labelOf(provider)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; it was not read. Ask for a shorter answer.`, {
+          kind: 'protocol',
+          provider,
+        });
+      }
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+    parts.push(decoder.decode());
+    return parts.join('');
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * Reads at most `maxBytes` of an error body, waiting at most `idleMs` for each chunk; whatever
+ * arrived by then is the body. The rest is never downloaded, so no error body can hang a
+ * request or fill memory.
+ */
+export async function readErrorBody(body: ReadableStream<Uint8Array> | null, idleMs: number, maxBytes = MAX_ERROR_BODY_BYTES): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    while (bytes < maxBytes) {
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), idleMs)));
+      const next = await Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+      if (next === 'stalled' || next.done) break;
+      bytes += next.value.byteLength;
+      text += decoder.decode(next.value.subarray(0, Math.max(0, next.value.byteLength - (bytes - maxBytes))), { stream: true });
+    }
+  } catch {
+    // A body that breaks off: what arrived is all there is.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return text;
+}
+
+/** The longest single line of a server-sent event stream; one answer is cut far earlier, at MAX_ANSWER_CHARS. */
+export const MAX_SSE_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A fetch for the OpenAI SDK. Error replies come back with their body cut to a bounded prefix,
+ * read under the idle timeout, so the SDK never reads a huge or stalled error body whole; event
+ * streams come back with whole lines (see `wholeLines`).
+ */
+export function guardedFetch(provider: string, idleMs: number): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    const init2 = { status: response.status, statusText: response.statusText, headers };
+    if (response.status >= 400) return new Response(await readErrorBody(response.body, idleMs), init2);
+    if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) return new Response(wholeLines(response.body, provider), init2);
+    return response;
+  };
+}
+
+/**
+ * Passes a byte stream on in pieces that end at a line break. SSE parsers append every chunk to
+ * the unfinished line and scan it again, which is quadratic in the line's length: a hostile 10 MB
+ * line would burn the CPU for a minute. Handing over each line whole makes it linear, and a line
+ * longer than `maxLineBytes` ends the stream with a clear error.
+ */
+export function wholeLines(body: ReadableStream<Uint8Array>, provider: string, maxLineBytes = MAX_SSE_LINE_BYTES): ReadableStream<Uint8Array> {
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const lastBreak = chunk.lastIndexOf(0x0a);
+        if (lastBreak < 0) {
+          pending.push(chunk);
+          pendingBytes += chunk.byteLength;
+          if (pendingBytes > maxLineBytes) {
+            controller.error(
+              new ProviderError(`${labelOf(provider)} sent one line longer than ${Math.round(maxLineBytes / 1024 / 1024)} MB; the answer was stopped.`, { kind: 'protocol', provider }),
+            );
+          }
+          return;
+        }
+        pending.push(chunk.subarray(0, lastBreak + 1));
+        controller.enqueue(pending.length === 1 ? pending[0] : concat(pending, pendingBytes + lastBreak + 1));
+        const rest = chunk.subarray(lastBreak + 1);
+        pending = rest.byteLength ? [rest] : [];
+        pendingBytes = rest.byteLength;
+      },
+      flush(controller) {
+        if (pendingBytes) controller.enqueue(concat(pending, pendingBytes));
+      },
+    }),
+  );
+}
+
+function concat(parts: Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}

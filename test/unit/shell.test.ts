@@ -2,26 +2,41 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import { LIMITS } from '../../src/tools/manifest';
+import { ISOLATION_OVERRIDE_VARIABLE, processIsolation } from '../../src/tools/processIsolation';
+import { parseStat, readProcess, stillSame } from '../../src/tools/processTable';
 import type { ToolRegistry } from '../../src/tools/registry';
-import { HeadTailBuffer } from '../../src/tools/shell';
+import { HeadTailBuffer, runCommand } from '../../src/tools/shell';
+import { waitFor } from '../support/waitFor';
 import { contextFor, TempWorkspace, type TestContext } from '../support/workspace';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * Host pids of the living processes whose command line holds `needle` (Linux). Inside a PID
+ * namespace `$!` is a namespace pid, so tests find their processes by a unique `sleep` duration.
+ */
+async function pidsWithCommandLine(needle: string): Promise<number[]> {
+  const entries = (await fs.readdir('/proc')).filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid);
+  const hits = await Promise.all(
+    entries.map(async (e) => {
+      const cmdline = (await fs.readFile(`/proc/${e}/cmdline`, 'latin1').catch(() => '')).split('\0').join(' ');
+      const row = await readProcess(Number(e));
+      return cmdline.includes(needle) && row && !row.zombie ? Number(e) : undefined;
+    }),
+  );
+  return hits.filter((pid): pid is number => pid !== undefined);
 }
 
-async function waitFor(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** Host pids of the `sleep <seconds>` processes themselves (not the shells whose command line mentions them). */
+async function sleepers(seconds: string): Promise<number[]> {
+  const pids = await pidsWithCommandLine(`sleep ${seconds}`);
+  const lines = await Promise.all(pids.map((p) => fs.readFile(`/proc/${p}/cmdline`, 'latin1').catch(() => '')));
+  return pids.filter((_, i) => lines[i].startsWith(`sleep\0${seconds}`));
 }
+
+function uniqueSeconds(): string {
+  return `986.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}${process.pid}`;
+}
+
+const linuxOnly = process.platform === 'linux' ? it : it.skip;
 
 describe('run_bash builtin', () => {
   let ws: TempWorkspace;
@@ -62,36 +77,37 @@ describe('run_bash builtin', () => {
     assert.deepEqual(declined.confirmations[0].args, { command: 'touch ran.txt' });
   });
 
-  it('kills the whole process tree on timeout', async () => {
+  linuxOnly('kills the whole process tree on timeout', async () => {
+    const seconds = uniqueSeconds();
     const started = Date.now();
-    const result = await registry.execute('run_bash', {
-      command: 'sleep 300 & echo $! > child.pid; (setsid sleep 300 & echo $! > orphan.pid); echo started; wait',
+    const running = registry.execute('run_bash', {
+      command: `sleep ${seconds} & (setsid sleep ${seconds} &); echo started; wait`,
       timeoutSeconds: 1,
     });
+    const seen = await waitFor(async () => ((await sleepers(seconds)).length >= 2 ? pidsWithCommandLine(seconds) : undefined), 'both sleepers', 5000);
+    const result = await running;
     assert.match(result, /^Timed out after 1 s; the command and its child processes were killed/);
     assert.match(result, /started/);
     assert.ok(Date.now() - started < 8000);
-    for (const file of ['child.pid', 'orphan.pid']) {
-      const pid = Number(await ws.read(file));
-      await waitFor(() => !alive(pid));
-    }
+    await waitFor(async () => (await pidsWithCommandLine(seconds)).length === 0, 'no sleeper left', 3000);
+    for (const pid of seen) assert.equal((await readProcess(pid))?.zombie ?? true, true, `pid ${pid} survived`);
   });
 
-  it('kills the process tree when aborted', async () => {
+  linuxOnly('kills the process tree when aborted', async () => {
+    const seconds = uniqueSeconds();
     const controller = new AbortController();
-    const running = registry.execute('run_bash', { command: 'sleep 300 & echo $! > child.pid; wait' }, { signal: controller.signal });
-    await waitFor(() => ws.exists('child.pid').then(async (e) => e && (await ws.read('child.pid')).trim() !== ''));
-    const pid = Number(await ws.read('child.pid'));
+    const running = registry.execute('run_bash', { command: `sleep ${seconds} & wait` }, { signal: controller.signal });
+    await waitFor(async () => (await sleepers(seconds)).length > 0, 'the sleeper', 5000);
     controller.abort();
-    assert.match(await running, /^Stopped by the user; the command and its child processes were killed/);
-    await waitFor(() => !alive(pid));
+    assert.match(await running, /^Stopped/);
+    await waitFor(async () => (await pidsWithCommandLine(seconds)).length === 0, 'no sleeper left', 3000);
   });
 
   it('does not start when already aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     const result = await registry.execute('run_bash', { command: 'touch ran.txt' }, { signal: controller.signal });
-    assert.match(result, /cancelled/);
+    assert.match(result, /stopped before it started|cancelled/);
     assert.equal(await ws.exists('ran.txt'), false);
   });
 
@@ -103,14 +119,14 @@ describe('run_bash builtin', () => {
     assert.match(result, /characters of output left out/);
   });
 
-  it('returns when bash exits even if a background job holds the output open', async () => {
+  linuxOnly('returns when bash exits even if a background job holds the output open', async () => {
+    const seconds = uniqueSeconds();
     const started = Date.now();
-    const result = await registry.execute('run_bash', { command: 'sleep 300 & echo $! > bg.pid; echo done' });
+    const result = await registry.execute('run_bash', { command: `sleep ${seconds} & echo done` });
     assert.match(result, /^Exit code: 0/);
     assert.match(result, /done/);
     assert.ok(Date.now() - started < 5000);
-    const pid = Number(await ws.read('bg.pid'));
-    await waitFor(() => !alive(pid));
+    await waitFor(async () => (await pidsWithCommandLine(seconds)).length === 0, 'the background job stopped', 3000);
   });
 
   it('keeps all of a large output that is still draining when bash exits', async () => {
@@ -132,6 +148,81 @@ describe('run_bash builtin', () => {
   it('writes files the model asked for (a real shell, not a simulation)', async () => {
     await registry.execute('run_bash', { command: 'printf "%s" "$((6*7))" > answer.txt' });
     assert.equal(await fs.readFile(ws.path('answer.txt'), 'utf8'), '42');
+  });
+});
+
+describe('run_bash process isolation', () => {
+  const saved = process.env[ISOLATION_OVERRIDE_VARIABLE];
+  afterEach(() => {
+    if (saved === undefined) delete process.env[ISOLATION_OVERRIDE_VARIABLE];
+    else process.env[ISOLATION_OVERRIDE_VARIABLE] = saved;
+  });
+
+  it('says which mechanism it uses, and detects it once', async () => {
+    const first = await processIsolation();
+    assert.ok(['pid-namespace', 'process-group'].includes(first.kind));
+    assert.ok(first.detail.length > 10, first.detail);
+    assert.equal(await processIsolation(), first);
+    if (process.platform !== 'linux') assert.equal(first.kind, 'process-group');
+  });
+
+  it('can be forced to the process-group fallback', async () => {
+    process.env[ISOLATION_OVERRIDE_VARIABLE] = 'process-group';
+    assert.equal((await processIsolation()).kind, 'process-group');
+    assert.match((await processIsolation()).detail, /forced/);
+  });
+
+  it('throws (not returns) when bash cannot be started', async () => {
+    await processIsolation();
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent-toolbelt-bin';
+    try {
+      await assert.rejects(runCommand('true', process.cwd(), 5000), /Could not start bash: .*ENOENT/);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it('surfaces the failure to start as an error result of run_bash', async () => {
+    const ws = await TempWorkspace.create();
+    try {
+      const registry = createDefaultToolRegistry(contextFor(ws, { answer: true }));
+      registry.enable('run_bash');
+      await processIsolation();
+      const path = process.env.PATH;
+      process.env.PATH = '/nonexistent-toolbelt-bin';
+      const result = await registry.execute('run_bash', { command: 'touch ran.txt' }).finally(() => (process.env.PATH = path));
+      assert.match(result, /^Error executing run_bash: Could not start bash: /);
+      assert.equal(await ws.exists('ran.txt'), false);
+    } finally {
+      await ws.dispose();
+    }
+  });
+
+  linuxOnly('the fallback remembers a child that detached after it was seen, and kills it', async () => {
+    const seconds = uniqueSeconds();
+    // The middle shell leaves after a second (time for the 250 ms watch to see its child), so the
+    // sleeper is re-parented, in its own session, without the marker, when the timeout hits.
+    const command = `bash -c 'setsid env -i sleep ${seconds} & sleep 1' & wait; sleep 30`;
+    const running = runCommand(command, process.cwd(), 3000, undefined, { isolation: 'process-group' });
+    const [sleeper] = await waitFor(async () => ((await sleepers(seconds)).length ? sleepers(seconds) : undefined), 'the sleeper', 5000);
+    const parent = (await readProcess(sleeper))!.ppid;
+    await waitFor(async () => (await readProcess(sleeper))?.ppid !== parent, 'the sleeper re-parented', 5000);
+    assert.match(await running, /^Timed out after 3 s/);
+    await waitFor(async () => !(await readProcess(sleeper)) || (await readProcess(sleeper))!.zombie, 'the re-parented sleeper killed', 3000);
+  });
+});
+
+describe('process table', () => {
+  it('reads /proc/<pid>/stat even when the command name holds spaces and parentheses', () => {
+    const stat = '4242 (a) b (c)) S 17 4242 4240 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 0 0';
+    assert.deepEqual(parseStat(stat), { pid: 4242, ppid: 17, pgid: 4242, sid: 4240, start: 987654, zombie: false });
+  });
+
+  linuxOnly('tells a living process apart from a later one reusing its pid (start time)', async () => {
+    const me = (await readProcess(process.pid))!;
+    assert.equal(await stillSame(me), true);
+    assert.equal(await stillSame({ ...me, start: me.start! + 1 }), false);
   });
 });
 

@@ -1,0 +1,14 @@
+/**
+ * Polls `check` until it returns a truthy value and returns that value; throws naming `what` (and the
+ * last value seen) when `timeoutMs` passes first. Same contract as test/integration/helpers.ts, without vscode.
+ */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last) return last as NonNullable<T>;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`Timed out waiting for ${what} (last value: ${JSON.stringify(last)})`);
+}

@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { formatBytes } from './fileSystem';
+
+/*
+ * The states the checkpoint store keeps: what is at a path (never following a link), a signature
+ * that is equal for two states exactly when they are, and how to write a state back.
+ */
+
+export type Snapshot =
+  | { kind: 'absent' }
+  /** `hash` is the content's sha256, or `big:<size>:<mtime>` for a file over the size limit. */
+  | { kind: 'file'; mode: number; size: number; hash: string; stored: boolean; missing?: string }
+  | { kind: 'link'; target: string }
+  | { kind: 'dir'; mode: number; children: Record<string, Snapshot> }
+  /** A FIFO, socket or device: seen, never restorable. */
+  | { kind: 'other'; mode: number };
+
+/** A file (or a file inside a folder) that cannot be brought back, and why. */
+export interface MissingFile {
+  path: string;
+  reason: string;
+}
+
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+export interface BlobSink {
+  blobs: string;
+  budget: { remaining: number };
+}
+
+/** The state of a path, never following a link; with a sink, file contents are stored too. */
+export async function scan(abs: string, maxFileBytes: number, sink?: BlobSink): Promise<Snapshot> {
+  const stat = await fs.lstat(abs).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+    throw error;
+  });
+  if (!stat) return { kind: 'absent' };
+  const mode = stat.mode & 0o7777;
+  if (stat.isSymbolicLink()) return { kind: 'link', target: await fs.readlink(abs) };
+  if (stat.isDirectory()) {
+    const children: Record<string, Snapshot> = {};
+    for (const name of (await fs.readdir(abs)).sort()) children[name] = await scan(path.join(abs, name), maxFileBytes, sink);
+    return { kind: 'dir', mode, children };
+  }
+  if (!stat.isFile()) return { kind: 'other', mode };
+  if (stat.size > maxFileBytes) {
+    const missing = `${formatBytes(stat.size)}, over the ${formatBytes(maxFileBytes)} limit for checkpoint copies: no copy was kept`;
+    return { kind: 'file', mode, size: stat.size, hash: `big:${stat.size}:${stat.mtimeMs}`, stored: false, missing };
+  }
+  const content = await fs.readFile(abs, { flag: READ_FLAGS });
+  const hash = createHash('sha256').update(content).digest('hex');
+  if (!sink) return { kind: 'file', mode, size: content.length, hash, stored: false };
+  const missing = await storeBlob(sink, hash, content);
+  return { kind: 'file', mode, size: content.length, hash, stored: missing === undefined, ...(missing ? { missing } : {}) };
+}
+
+/** Stores content under its hash; returns why it was not stored, if it was not. */
+async function storeBlob(sink: BlobSink, hash: string, content: Buffer): Promise<string | undefined> {
+  const file = path.join(sink.blobs, hash);
+  if (await exists(file)) return undefined;
+  if (content.length > sink.budget.remaining) return 'the checkpoint storage limit was reached during this turn: no copy was kept';
+  sink.budget.remaining -= content.length;
+  const temp = path.join(sink.blobs, `.${hash}.${randomBytes(6).toString('hex')}.tmp`);
+  await fs.writeFile(temp, content, { flag: 'wx', mode: 0o600 });
+  await fs.rename(temp, file);
+  return undefined;
+}
+
+/** A short string equal for two states exactly when type, mode and content (deeply) are equal. */
+export function signature(snapshot: Snapshot): string {
+  switch (snapshot.kind) {
+    case 'absent':
+      return 'absent';
+    case 'file':
+      return `file:${snapshot.mode.toString(8)}:${snapshot.hash}`;
+    case 'link':
+      return `link:${snapshot.target}`;
+    case 'other':
+      return `other:${snapshot.mode.toString(8)}`;
+    case 'dir': {
+      const hash = createHash('sha256');
+      for (const name of Object.keys(snapshot.children).sort()) hash.update(`${name}\0${signature(snapshot.children[name])}\n`);
+      return `dir:${snapshot.mode.toString(8)}:${hash.digest('hex')}`;
+    }
+  }
+}
+
+export type FileSnapshot = Extract<Snapshot, { kind: 'file' }> & { display: string };
+
+export function filesOf(snapshot: Snapshot, display = ''): FileSnapshot[] {
+  if (snapshot.kind === 'file') return [{ ...snapshot, display }];
+  if (snapshot.kind !== 'dir') return [];
+  return Object.entries(snapshot.children).flatMap(([name, child]) => filesOf(child, `${display}/${name}`));
+}
+
+export function missingFiles(snapshot: Snapshot, display: string): MissingFile[] {
+  return filesOf(snapshot, display)
+    .filter((f) => !f.stored)
+    .map((f) => ({ path: f.display, reason: f.missing ?? 'no copy was kept' }));
+}
+
+export function isInside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+export function exists(file: string): Promise<boolean> {
+  return fs.lstat(file).then(() => true, () => false);
+}
+
+/** The path with its parent folders resolved (the last component stays as it is: it may be a link). */
+export async function realParentPath(abs: string): Promise<string> {
+  const resolved = path.resolve(abs);
+  const rest: string[] = [path.basename(resolved)];
+  for (let dir = path.dirname(resolved); ; dir = path.dirname(dir)) {
+    const real = await fs.realpath(dir).catch(() => undefined);
+    if (real !== undefined) return path.join(real, ...rest);
+    if (path.dirname(dir) === dir) return resolved;
+    rest.unshift(path.basename(dir));
+  }
+}
+
+/** Refuses to restore through a folder that was since replaced by a link leading out. */
+export async function assertInsideRoot(root: string, abs: string): Promise<void> {
+  const real = await realParentPath(abs);
+  if (!isInside(await fs.realpath(root), path.dirname(real))) {
+    throw new Error('a folder on its way now leads outside the workspace');
+  }
+}
+
+/** Writes a snapshot at `abs` (which must not exist); what cannot be written goes to `skipped`. */
+export async function materialize(snapshot: Snapshot, blobs: string, abs: string, display: string, skipped: MissingFile[]): Promise<void> {
+  if (snapshot.kind === 'link') await fs.symlink(snapshot.target, abs);
+  else if (snapshot.kind === 'other') skipped.push({ path: display, reason: 'was not a file, folder or link; it cannot be restored' });
+  else if (snapshot.kind === 'file' && !snapshot.stored) skipped.push({ path: display, reason: snapshot.missing ?? 'no copy was kept' });
+  else if (snapshot.kind === 'file') {
+    const temp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
+    await fs.copyFile(path.join(blobs, snapshot.hash), temp, constants.COPYFILE_EXCL);
+    await fs.chmod(temp, snapshot.mode);
+    await fs.rename(temp, abs);
+  } else if (snapshot.kind === 'dir') {
+    await fs.mkdir(abs);
+    for (const [name, child] of Object.entries(snapshot.children)) await materialize(child, blobs, path.join(abs, name), `${display}/${name}`, skipped);
+    await fs.chmod(abs, snapshot.mode);
+  }
+}

@@ -1,0 +1,423 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import {
+  assertInsideRoot,
+  exists,
+  filesOf,
+  isInside,
+  materialize,
+  missingFiles,
+  realParentPath,
+  scan,
+  signature,
+  type MissingFile,
+  type Snapshot,
+} from './checkpointSnapshots';
+import { writeFileAtomic } from './fileSystem';
+import type { ResolvedPath } from './workspacePaths';
+
+/*
+ * Per-turn checkpoints. Before a chat turn's tools change a path, the store keeps what is needed to
+ * put it back: a file's bytes and mode, a link's target (never followed), a folder's whole tree, or
+ * the path's absence. It lives in a folder of its own (the extension's storage), never in the
+ * user's git. Layout:
+ *   <dir>/index.json      every turn, its paths and their snapshots (written atomically)
+ *   <dir>/blobs/<sha256>  file contents, shared between turns, deleted when no turn refers to them
+ * Undo walks a turn's paths in reverse order of their first change, so a path changed several
+ * times goes back to its state before the first change, and leaves alone any path whose state is
+ * no longer what the turn left there.
+ */
+
+export interface CheckpointLimits {
+  /** Total bytes of stored copies; the oldest turns are dropped beyond it. */
+  maxTotalBytes: number;
+  /** Turns that ended longer ago than this are dropped. */
+  maxAgeMs: number;
+  maxTurns: number;
+  /** Files bigger than this are not copied: their turn cannot bring them back. */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
+  maxTotalBytes: 200 * 1024 * 1024,
+  maxAgeMs: 7 * 24 * 60 * 60 * 1000,
+  maxTurns: 100,
+  maxFileBytes: 20 * 1024 * 1024,
+};
+
+export interface UndoSkip extends MissingFile {
+  /** The path on disk (set for the paths the turn's tools named), for the diff's right side. */
+  absolute?: string;
+  /** The stored copy of the file as it was before the turn, to diff against the current file. */
+  before?: string;
+}
+
+export interface UndoResult {
+  turnId: string;
+  chatId: string;
+  restored: string[];
+  skipped: UndoSkip[];
+  /** What the turn did that no undo reaches, e.g. `run_bash` side effects. */
+  notes: string[];
+}
+
+export interface TurnSummary {
+  turnId: string;
+  chatId: string;
+  startedAt: number;
+  endedAt?: number;
+  running: boolean;
+  undone: boolean;
+  /** Whether `undoLastTurn(chatId)` would undo this turn now. */
+  next: boolean;
+  paths: string[];
+  notes: string[];
+  /** Paths (or files inside removed folders) that undo cannot bring back, and why. */
+  incomplete: MissingFile[];
+}
+
+export interface DroppedTurn {
+  turnId: string;
+  chatId: string;
+  startedAt: number;
+  reason: 'age' | 'count' | 'size';
+}
+
+export class CheckpointError extends Error {}
+
+interface PathEntry {
+  path: string;
+  root: string;
+  display: string;
+  before: Snapshot;
+  beforeSig: string;
+  afterSig?: string;
+  /** Set when the state before could not be saved: undo leaves the path alone. */
+  unsaved?: string;
+}
+
+interface TurnRecord {
+  turnId: string;
+  chatId: string;
+  startedAt: number;
+  endedAt?: number;
+  undoneAt?: number;
+  storedBytes: number;
+  notes: string[];
+  entries: PathEntry[];
+}
+
+const INDEX_VERSION = 1;
+
+export class CheckpointStore {
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Turns that an earlier session left and `open` dropped under the limits. */
+  droppedAtOpen: DroppedTurn[] = [];
+
+  private constructor(
+    readonly dir: string,
+    readonly limits: CheckpointLimits,
+    private readonly clock: () => number,
+    private turnList: TurnRecord[],
+  ) {}
+
+  /** Opens (or creates) the store in `dir`; closes turns a reload interrupted, then prunes. */
+  static async open(dir: string, limits: Partial<CheckpointLimits> = {}, clock: () => number = Date.now): Promise<CheckpointStore> {
+    await fs.mkdir(path.join(dir, 'blobs'), { recursive: true });
+    const store = new CheckpointStore(dir, { ...DEFAULT_CHECKPOINT_LIMITS, ...limits }, clock, await readIndex(dir));
+    for (const turn of store.turnList.filter((t) => t.endedAt === undefined)) await store.close(turn, { keepRecordedAfter: true });
+    store.droppedAtOpen = store.pruneNow();
+    await store.save();
+    await store.collectGarbage();
+    return store;
+  }
+
+  /** Starts recording a turn; a turn of the same chat still open is closed first. */
+  beginTurn(turnId: string, chatId: string): void {
+    if (this.turnList.some((t) => t.turnId === turnId)) throw new CheckpointError(`Turn ${turnId} already exists.`);
+    for (const open of this.turnList.filter((t) => t.chatId === chatId && t.endedAt === undefined)) {
+      this.serial(() => this.close(open).then(() => this.save())).catch(() => undefined);
+    }
+    this.turnList.push({ turnId, chatId, startedAt: this.clock(), storedBytes: 0, notes: [], entries: [] });
+  }
+
+  /**
+   * Records a path's state before a tool changes it, with any missing parent folders the change
+   * will create. Only the first call per path per turn records; later ones are no-ops.
+   */
+  recordBefore(turnId: string, absolutePath: string, workspaceRoot: string, options: { rootLabel?: string } = {}): Promise<void> {
+    return this.serial(async () => {
+      const turn = this.runningTurn(turnId);
+      const root = await fs.realpath(workspaceRoot);
+      const target = await realParentPath(absolutePath);
+      if (!isInside(root, target) || target === root) throw new CheckpointError(`"${absolutePath}" is not inside the workspace folder ${root}.`);
+      const chain = [target];
+      for (let dir = path.dirname(target); dir !== root && !(await exists(dir)); dir = path.dirname(dir)) chain.unshift(dir);
+      for (const abs of chain) {
+        if (turn.entries.some((e) => e.path === abs)) continue;
+        const relative = path.relative(root, abs).split(path.sep).join('/');
+        const display = options.rootLabel ? `${options.rootLabel}/${relative}` : relative;
+        const budget = { remaining: this.limits.maxTotalBytes - turn.storedBytes };
+        try {
+          const before = await scan(abs, this.limits.maxFileBytes, { blobs: this.blobDir, budget });
+          turn.entries.push({ path: abs, root, display, before, beforeSig: signature(before) });
+        } catch (error) {
+          // The tool still runs; undo will leave this path alone and say why.
+          const unsaved = `its state before the turn could not be saved (${(error as Error).message})`;
+          turn.entries.push({ path: abs, root, display, before: { kind: 'absent' }, beforeSig: 'unsaved', unsaved });
+        }
+        turn.storedBytes = this.limits.maxTotalBytes - budget.remaining;
+      }
+      await this.save();
+    });
+  }
+
+  /** `recordBefore` for a path as the file tools resolve it (`resolveWorkspacePath`). */
+  recordPath(turnId: string, target: Pick<ResolvedPath, 'absolute' | 'root' | 'relative' | 'display'>): Promise<void> {
+    const label = target.display !== target.relative ? target.display.slice(0, -target.relative.length - 1) : undefined;
+    return this.recordBefore(turnId, target.absolute, target.root, { rootLabel: label || undefined });
+  }
+
+  /** Optional, after each tool's change: keeps what it left, should the turn never end (a reload). */
+  recordAfter(turnId: string, absolutePath: string): Promise<void> {
+    return this.serial(async () => {
+      const turn = this.runningTurn(turnId);
+      const target = await realParentPath(absolutePath);
+      for (const entry of turn.entries) {
+        if (isInside(entry.path, target) || isInside(target, entry.path)) entry.afterSig = await this.signatureOf(entry.path);
+      }
+      await this.save();
+    });
+  }
+
+  /** Marks something the turn did that undo cannot reach (shown on the turn and in undo results). */
+  noteSideEffect(turnId: string, note: string): void {
+    const turn = this.runningTurn(turnId);
+    if (!turn.notes.includes(note)) turn.notes.push(note);
+  }
+
+  /** Records what the turn left at each path, then prunes; returns the turns dropped. */
+  endTurn(turnId: string): Promise<DroppedTurn[]> {
+    return this.serial(async () => {
+      const turn = this.turnList.find((t) => t.turnId === turnId);
+      if (turn && turn.endedAt === undefined) await this.close(turn);
+      const dropped = this.pruneNow();
+      await this.save();
+      await this.collectGarbage();
+      return dropped;
+    });
+  }
+
+  /** Undoes the newest turn not yet undone (of `chatId`, when given); undefined when there is none. */
+  undoLastTurn(chatId?: string): Promise<UndoResult | undefined> {
+    return this.serial(async () => {
+      const turn = this.nextToUndo(chatId);
+      return turn && (await this.undo(turn));
+    });
+  }
+
+  /** Undoes `turnId`, only when it is the newest turn of its chat not yet undone. */
+  undoTurn(turnId: string): Promise<UndoResult> {
+    return this.serial(async () => {
+      const turn = this.turnList.find((t) => t.turnId === turnId);
+      if (!turn) throw new CheckpointError(`Turn ${turnId} cannot be undone: no checkpoint is kept for it (it changed no file, or it was dropped).`);
+      if (turn.undoneAt !== undefined) throw new CheckpointError(`Turn ${turnId} was already undone.`);
+      if (this.nextToUndo(turn.chatId) !== turn) throw new CheckpointError(`Turn ${turnId} cannot be undone before the newer turns of its chat.`);
+      return this.undo(turn);
+    });
+  }
+
+  /** Turns with a checkpoint, newest first. */
+  turns(chatId?: string): TurnSummary[] {
+    const next = new Set(this.turnList.map((t) => this.peekNext(t.chatId)));
+    return this.turnList
+      .filter((t) => chatId === undefined || t.chatId === chatId)
+      .reverse()
+      .map((t) => ({
+        turnId: t.turnId,
+        chatId: t.chatId,
+        startedAt: t.startedAt,
+        endedAt: t.endedAt,
+        running: t.endedAt === undefined,
+        undone: t.undoneAt !== undefined,
+        next: next.has(t) && t.endedAt !== undefined,
+        paths: t.entries.map((e) => e.display),
+        notes: [...t.notes],
+        incomplete: t.entries.flatMap((e) => (e.unsaved ? [{ path: e.display, reason: e.unsaved }] : missingFiles(e.before, e.display))),
+      }));
+  }
+
+  /** Applies the age, count and size bounds now; returns the turns dropped. */
+  prune(): Promise<DroppedTurn[]> {
+    return this.serial(async () => {
+      const dropped = this.pruneNow();
+      await this.save();
+      await this.collectGarbage();
+      return dropped;
+    });
+  }
+
+  private get blobDir(): string {
+    return path.join(this.dir, 'blobs');
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private runningTurn(turnId: string): TurnRecord {
+    const turn = this.turnList.find((t) => t.turnId === turnId);
+    if (!turn) throw new CheckpointError(`Turn ${turnId} was not begun.`);
+    if (turn.endedAt !== undefined) throw new CheckpointError(`Turn ${turnId} has already ended.`);
+    return turn;
+  }
+
+  private peekNext(chatId?: string): TurnRecord | undefined {
+    return this.turnList.filter((t) => t.undoneAt === undefined && (chatId === undefined || t.chatId === chatId)).at(-1);
+  }
+
+  private nextToUndo(chatId?: string): TurnRecord | undefined {
+    const turn = this.peekNext(chatId);
+    if (turn && turn.endedAt === undefined) throw new CheckpointError(`Turn ${turn.turnId} is still running; undo it once it has finished.`);
+    return turn;
+  }
+
+  /**
+   * Ends a turn with what it left at each path. A turn a reload interrupted keeps the states
+   * `recordAfter` saw, so an edit made before the reopen still counts as the person's.
+   */
+  private async close(turn: TurnRecord, options: { keepRecordedAfter?: boolean } = {}): Promise<void> {
+    for (const entry of turn.entries) {
+      if (options.keepRecordedAfter && entry.afterSig !== undefined) continue;
+      entry.afterSig = await this.signatureOf(entry.path);
+    }
+    // An unchanged path can go, unless a folder around it was recorded later: undoing that folder
+    // brings back the path's state of that moment, which the path's own entry then corrects.
+    turn.entries = turn.entries.filter(
+      (e, i) => e.afterSig !== e.beforeSig || turn.entries.slice(i + 1).some((later) => isInside(later.path, e.path)),
+    );
+    turn.endedAt = this.clock();
+    if (turn.entries.length === 0 && turn.notes.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
+  }
+
+  private async undo(turn: TurnRecord): Promise<UndoResult> {
+    const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], skipped: [], notes: [...turn.notes] };
+    const unrecoverable = new Set(turn.entries.flatMap((e) => filesOf(e.before).filter((f) => !f.stored).map((f) => f.hash)));
+    // Every check against what the turn left happens before anything is restored.
+    const live: (Snapshot | Error)[] = [];
+    for (const entry of turn.entries) live.push(await scan(entry.path, this.limits.maxFileBytes).catch((error: Error) => error));
+    const kept: PathEntry[] = [];
+    for (let i = turn.entries.length - 1; i >= 0; i--) {
+      const entry = turn.entries[i];
+      const skip = (reason: string) => {
+        const before = entry.before.kind === 'file' && entry.before.stored ? this.blobPath(entry.before.hash) : undefined;
+        result.skipped.unshift({ path: entry.display, reason, absolute: entry.path, before });
+        kept.push(entry);
+      };
+      try {
+        const outcome = await this.restore(entry, live[i], unrecoverable, result.skipped);
+        if (outcome === 'restored') result.restored.unshift(entry.display);
+        else skip(outcome);
+      } catch (error) {
+        skip(`could not be restored: ${(error as Error).message}`);
+      }
+    }
+    turn.undoneAt = this.clock();
+    turn.entries = kept.reverse();
+    if (kept.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
+    await this.save();
+    await this.collectGarbage();
+    return result;
+  }
+
+  /** Puts one path back; returns 'restored' or the reason it was left alone. */
+  private async restore(entry: PathEntry, live: Snapshot | Error, unrecoverable: Set<string>, skipped: UndoSkip[]): Promise<string> {
+    if (entry.unsaved) return entry.unsaved;
+    if (live instanceof Error) return `its current state could not be read (${live.message})`;
+    const liveSig = signature(live);
+    if (liveSig !== entry.afterSig && liveSig === entry.beforeSig) return 'restored';
+    await assertInsideRoot(entry.root, entry.path);
+    if (liveSig !== entry.afterSig) {
+      // A folder the turn created goes only if it is empty once the turn's own files are gone.
+      if (entry.before.kind === 'absent' && live.kind === 'dir') {
+        const removed = await fs.rmdir(entry.path).then(() => true, () => false);
+        return removed ? 'restored' : 'the folder is not empty: it holds files the turn did not put there';
+      }
+      return live.kind === 'absent' ? 'deleted after the turn' : 'changed after the turn';
+    }
+    const lost = filesOf(live, entry.display).find((f) => unrecoverable.has(f.hash));
+    if (lost) return `holds ${lost.display}, of which no copy was kept; undoing would lose it`;
+    if (entry.before.kind === 'file' && !entry.before.stored) return entry.before.missing ?? 'no copy was kept';
+    await fs.rm(entry.path, { recursive: true, force: true });
+    if (entry.before.kind === 'absent') return 'restored';
+    await fs.mkdir(path.dirname(entry.path), { recursive: true });
+    await materialize(entry.before, this.blobDir, entry.path, entry.display, skipped);
+    return 'restored';
+  }
+
+  /** A path that cannot be read gets a signature no state has, so undo leaves it alone. */
+  private signatureOf(abs: string): Promise<string> {
+    return scan(abs, this.limits.maxFileBytes).then(signature, (error: Error) => `unreadable:${error.message}`);
+  }
+
+  private pruneNow(): DroppedTurn[] {
+    const now = this.clock();
+    const dropped: DroppedTurn[] = [];
+    const drop = (turn: TurnRecord, reason: DroppedTurn['reason']) => {
+      this.turnList = this.turnList.filter((t) => t !== turn);
+      if (turn.undoneAt === undefined) dropped.push({ turnId: turn.turnId, chatId: turn.chatId, startedAt: turn.startedAt, reason });
+    };
+    const ended = () => this.turnList.filter((t) => t.endedAt !== undefined);
+    for (const turn of ended()) if (now - (turn.endedAt as number) > this.limits.maxAgeMs) drop(turn, 'age');
+    while (ended().length > this.limits.maxTurns) drop(ended()[0], 'count');
+    while (this.storedBytes() > this.limits.maxTotalBytes && ended().length > 0) drop(ended()[0], 'size');
+    return dropped;
+  }
+
+  private storedBytes(): number {
+    const sizes = new Map<string, number>();
+    for (const turn of this.turnList) for (const e of turn.entries) for (const f of filesOf(e.before)) if (f.stored) sizes.set(f.hash, f.size);
+    return [...sizes.values()].reduce((a, b) => a + b, 0);
+  }
+
+  private async collectGarbage(): Promise<void> {
+    const referenced = new Set(this.turnList.flatMap((t) => t.entries.flatMap((e) => filesOf(e.before).filter((f) => f.stored).map((f) => f.hash))));
+    // A store folder that became unreadable only leaves unused copies behind.
+    const names = await fs.readdir(this.blobDir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!referenced.has(name)) await fs.rm(path.join(this.blobDir, name), { force: true });
+    }
+  }
+
+  private blobPath(hash: string): string {
+    return path.join(this.blobDir, hash);
+  }
+
+  private save(): Promise<void> {
+    return writeFileAtomic(path.join(this.dir, 'index.json'), JSON.stringify({ version: INDEX_VERSION, turns: this.turnList }));
+  }
+}
+
+/** What the extension API returns: display paths only. */
+export function toApiUndoResult(result: UndoResult | undefined): { restored: string[]; skipped: string[] } {
+  return { restored: result?.restored ?? [], skipped: (result?.skipped ?? []).map((s) => s.path) };
+}
+
+async function readIndex(dir: string): Promise<TurnRecord[]> {
+  const file = path.join(dir, 'index.json');
+  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text === undefined) return [];
+  try {
+    const index = JSON.parse(text) as { version?: number; turns?: TurnRecord[] };
+    if (index.version === INDEX_VERSION && Array.isArray(index.turns)) return index.turns;
+  } catch {
+    // An unreadable index is set aside below; its blobs are then collected.
+  }
+  await fs.rename(file, `${file}.unreadable`);
+  return [];
+}

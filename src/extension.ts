@@ -5,7 +5,7 @@ import { ApiKeys, registerApiKeyCommand } from './vscode/apiKeys';
 import type { ChatService } from './vscode/chat/chatService';
 import { registerChat } from './vscode/chat/registerChat';
 import { readSettings, SettingsWatcher } from './vscode/settings';
-import { stateStore } from './vscode/storage';
+import { shutdownFlushes, stateStore } from './vscode/storage';
 import { registerToolCommands } from './vscode/toolCommands';
 import { confirmWithDialog, WorkspaceToolContext } from './vscode/toolContext';
 import { registerToolsView } from './vscode/toolsTree';
@@ -40,6 +40,8 @@ export function activate(context: vscode.ExtensionContext): ToolbeltApi {
   return createApi(tools, tree, chat, activationMs);
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Waits until the chat history and the tool state are on disk; the rest is disposed through context.subscriptions. */
+export async function deactivate(): Promise<void> {
+  const problems = await shutdownFlushes.flushAll();
+  for (const problem of problems) console.error(`Toolbelt: not everything was saved on shutdown: ${problem}`);
 }

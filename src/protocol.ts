@@ -7,6 +7,8 @@ export interface ApprovalView {
   requestId: string;
   summary: string;
   reason: 'destructive' | 'protected';
+  /** What "Allow for this chat" covers, in words, e.g. `Allow this exact command for this chat`. */
+  scope?: string;
 }
 
 export type TranscriptItem =
@@ -93,4 +95,14 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     default:
       return undefined;
   }
+}
+
+// Characters that reorder or hide text (bidi overrides, zero-width marks, controls): what a
+// person approves or reads must be what runs, not what a crafted name pretends.
+// eslint-disable-next-line no-control-regex
+const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+
+/** Shows invisible and direction-changing characters as `\u{…}` escapes; tabs and newlines stay. */
+export function revealHiddenCharacters(text: string): string {
+  return text.replace(HIDDEN_CHARACTERS, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
 }

@@ -238,7 +238,7 @@ export class ChatController {
               id: this.toolItemId(event.id),
               name: event.name,
               arguments: event.arguments,
-              status: denied ? 'denied' : event.status,
+              status: denied || event.status === 'refused' ? 'denied' : event.status,
               result: event.result.slice(0, CARD_RESULT_CHARS),
               resultTruncated: event.result.length > CARD_RESULT_CHARS,
               durationMs: Math.round(event.durationMs),

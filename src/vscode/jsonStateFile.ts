@@ -33,6 +33,15 @@ export class JsonStateFile implements StateStore {
     return this.writing;
   }
 
+  /** Resolves when every write queued so far is on disk (or failed). */
+  async flush(): Promise<void> {
+    let last: Promise<void> | undefined;
+    while (last !== this.writing) {
+      last = this.writing;
+      await last.catch(() => undefined);
+    }
+  }
+
   private load(): Record<string, unknown> {
     if (!this.data) {
       try {

@@ -206,7 +206,11 @@ export function registerToolsView(context: vscode.ExtensionContext, tools: Works
       for (const [node, state] of event.items) {
         if (node.kind !== 'tool' || node.group !== 'active') continue;
         const checked = state === vscode.TreeItemCheckboxState.Checked;
-        const result = checked ? await tools.enable(node.tool.name) : await tools.disable(node.tool.name);
+        // An event listener's rejection would go unhandled: a failed toggle is reported instead.
+        const result = await (checked ? tools.enable(node.tool.name) : tools.disable(node.tool.name)).catch((error: unknown) => ({
+          ok: false as const,
+          error: error instanceof Error ? error.message : String(error),
+        }));
         if (!result.ok) {
           void vscode.window.showErrorMessage(`Toolbelt: ${result.error}`);
           provider.refresh();

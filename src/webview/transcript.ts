@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ErrorAction, ToolCardStatus, TranscriptItem } from '../protocol';
+import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
 import { renderMarkdown } from './markdown';
 
 /** How much of a result a card shows before "Show all". */
@@ -144,33 +144,34 @@ export class TranscriptView {
     const summary = el('summary');
     const icon = el('span', 'status-icon');
     icon.setAttribute('aria-hidden', 'true');
+    // Names and arguments come from the model: hidden and direction-changing characters are shown, not obeyed.
     const name = el('span', 'tool-name');
-    name.textContent = item.name;
+    name.textContent = revealHiddenCharacters(item.name);
     const args = el('span', 'tool-args');
-    args.textContent = argumentSummary(item.arguments);
+    args.textContent = revealHiddenCharacters(argumentSummary(item.arguments));
     const meta = el('span', 'tool-meta');
     meta.textContent = item.durationMs !== undefined && item.status !== 'running' ? `${STATUS_TEXT[item.status]} · ${formatDuration(item.durationMs)}` : STATUS_TEXT[item.status];
     summary.append(icon, name, args, meta);
-    summary.setAttribute('aria-label', `Tool ${item.name}, ${STATUS_TEXT[item.status]}`);
+    summary.setAttribute('aria-label', `Tool ${revealHiddenCharacters(item.name)}, ${STATUS_TEXT[item.status]}`);
     card.append(summary);
 
     const body = el('div', 'tool-body');
     if (item.approval) {
       const approval = el('div', 'approval');
       approval.setAttribute('role', 'group');
-      approval.setAttribute('aria-label', `Approve ${item.name}`);
+      approval.setAttribute('aria-label', `Approve ${revealHiddenCharacters(item.name)}`);
       const question = el('p');
       question.textContent = item.approval.reason === 'protected' ? `This changes a protected path: ${item.approval.summary}` : item.approval.summary;
       const id = item.approval.requestId;
       approval.append(
         question,
         button('Allow', 'primary', () => this.actions.approve(id, 'allow')),
-        button('Allow for this chat', 'secondary', () => this.actions.approve(id, 'allowForChat')),
+        button(item.approval.scope ?? 'Allow for this chat', 'secondary allow-for-chat', () => this.actions.approve(id, 'allowForChat')),
         button('Deny', 'secondary', () => this.actions.approve(id, 'deny')),
       );
       body.append(approval);
     }
-    if (item.arguments) body.append(section('Arguments', prettyJson(item.arguments)));
+    if (item.arguments) body.append(section('Arguments', revealHiddenCharacters(prettyJson(item.arguments))));
     if (item.result !== undefined) {
       const full = item.result + (item.resultTruncated ? '\n[… cut for display; the model received all of it]' : '');
       const result = section('Result', full.length > RESULT_PREVIEW_CHARS ? `${full.slice(0, RESULT_PREVIEW_CHARS)}…` : full);

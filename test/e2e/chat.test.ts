@@ -90,6 +90,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     await approval.waitFor();
     assert.match((await approval.textContent()) ?? '', /Run `echo approved > approved.txt && cat approved.txt`/);
     assert.equal(existsSync(path.join(workbench.workspace, 'approved.txt')), false, 'nothing ran before the approval');
+    assert.equal(await approval.locator('button.allow-for-chat').textContent(), 'Allow this exact command for this chat');
     await workbench.screenshot('chat-approval');
     await approval.locator('button', { hasText: /^Allow$/ }).click();
     await card('run_bash').locator('.tool-meta', { hasText: /done/ }).waitFor();

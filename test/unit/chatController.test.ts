@@ -105,10 +105,17 @@ describe('ChatController (the chat without VS Code)', () => {
     controller.decide((asked as Extract<TranscriptItem, { kind: 'tool' }>).approval!.requestId, 'allowForChat');
     await turn;
 
-    server.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'echo three' } }] }, { text: 'ok' });
+    server.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'echo two' } }] }, { text: 'ok' });
     await controller.send('third');
     const last = items().filter((i) => i.kind === 'tool').at(-1) as Extract<TranscriptItem, { kind: 'tool' }>;
-    assert.equal(last.status, 'ok', 'no question the third time');
+    assert.equal(last.status, 'ok', 'no question for the same command');
+
+    server.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'echo three' } }] }, { text: 'ok' });
+    const other = controller.send('another command');
+    const again = await waitFor(() => items().find((i) => i.kind === 'tool' && i.status === 'awaiting_approval'));
+    assert.equal(again.kind === 'tool' && again.approval?.scope, 'Allow this exact command for this chat');
+    controller.decide((again as Extract<TranscriptItem, { kind: 'tool' }>).approval!.requestId, 'allow');
+    await other;
 
     controller.newConversation();
     server.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'echo four' } }] }, { text: 'ok' });
@@ -209,3 +216,20 @@ async function waitFor<T>(check: () => T | undefined, timeoutMs = 5000): Promise
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('markdown nesting cap (the panel’s renderer)', () => {
+  it('escapes quote and list markers past the cap, so nothing after them is dropped', async () => {
+    const { flattenDeepNesting } = await import('../../src/webview/markdown');
+    const MarkdownIt = (await import('markdown-it')).default;
+    const md = new MarkdownIt();
+    for (const deep of [`${'> '.repeat(10_000)}q`, `${'>'.repeat(10_000)}q`, `${'- '.repeat(10_000)}q`, `${'1. '.repeat(5_000)}q`, `${'> - '.repeat(3_000)}q`]) {
+      const text = `${deep}\n\nAFTER-THE-DEEP-PART`;
+      assert.match(md.render(flattenDeepNesting(text)), /AFTER-THE-DEEP-PART/, deep.slice(0, 8));
+    }
+    const indented = Array.from({ length: 200 }, (_, i) => `${' '.repeat(i * 2)}- level ${i}`).join('\n') + '\n\nAFTER';
+    assert.doesNotMatch(md.render(indented), /AFTER/, 'markdown-it alone drops it (this is what the cap is for)');
+    assert.match(md.render(flattenDeepNesting(indented)), /AFTER/);
+    const normal = '> quote\n\n- a\n  - b\n    1. c\n\n```\n> > > > > > > > > > > > > > > > > > > > > > > > in code\n```';
+    assert.equal(flattenDeepNesting(normal), normal, 'ordinary nesting and fenced code are untouched');
+  });
+});

@@ -8,6 +8,7 @@ import type { ChatProvider } from '../../providers/types';
 import type { ApiKeys } from '../apiKeys';
 import { readSettings } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
+import type { StoredConversation } from '../../chat/conversation';
 import type { ConversationStore } from './conversationStore';
 import { loadChatRuntime } from './runtimeLoader';
 
@@ -21,6 +22,7 @@ export class ChatService implements vscode.Disposable {
   private readonly env: ChatEnvironment;
   private provider: { key: string; instance: ChatProvider } | undefined;
   private viewVisible = () => false;
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(
     tools: WorkspaceTools,
@@ -32,7 +34,7 @@ export class ChatService implements vscode.Disposable {
       registry: tools.manager.registry,
       setup: () => this.setup(),
       loadAgent: async () => loadChatRuntime().Agent,
-      save: (conversation) => void this.store.save(conversation).then(undefined, (error: Error) => this.log.error(`Could not save the chat: ${error.message}`)),
+      save: (conversation) => this.save(conversation),
       activeTools: () => tools.manager.registry.getEnabledSchemas().map((s) => s.function.name),
       describeModel: () => {
         const settings = readSettings();
@@ -40,9 +42,10 @@ export class ChatService implements vscode.Disposable {
       },
       onApprovalRequested: (summary, decide) => {
         if (this.viewVisible()) return;
-        void vscode.window.showWarningMessage(`Toolbelt wants to: ${summary}`, 'Allow', 'Deny').then((choice) => {
-          if (choice) decide(choice === 'Allow' ? 'allow' : 'deny');
-        });
+        vscode.window.showWarningMessage(`Toolbelt wants to: ${summary}`, 'Allow', 'Deny').then(
+          (choice) => choice && decide(choice === 'Allow' ? 'allow' : 'deny'),
+          (error: unknown) => this.log.error(`Could not ask for approval: ${String(error)}`),
+        );
       },
     };
   }
@@ -68,6 +71,30 @@ export class ChatService implements vscode.Disposable {
 
   dispose(): void {
     this.instance?.stop();
+  }
+
+  /**
+   * For shutdown: stops a running turn, saves the chat as it stands and waits for every save
+   * in flight (the stopped turn saves once more when it ends; that one is awaited too).
+   */
+  async flush(): Promise<void> {
+    const controller = this.instance;
+    if (controller) {
+      const ended = controller.busy ? turnEnded(controller, 1000) : undefined;
+      controller.stop();
+      await ended; // the turn's own save, with the model's part of the history
+      this.save(controller.snapshot());
+    }
+    while (this.saving.size > 0) await Promise.all([...this.saving]);
+  }
+
+  private save(conversation: StoredConversation): void {
+    const saved: Promise<void> = this.store.save(conversation).then(
+      () => undefined,
+      (error: Error) => this.log.error(`Could not save the chat: ${error.message}`),
+    );
+    this.saving.add(saved);
+    void saved.finally(() => this.saving.delete(saved));
   }
 
   private async setup(): Promise<TurnSetup> {
@@ -98,4 +125,17 @@ export class ChatService implements vscode.Disposable {
       maxToolRounds: settings.maxToolRounds,
     };
   }
+}
+
+/** Resolves when the running turn has ended (and saved), or after `timeoutMs`. */
+function turnEnded(controller: ChatController, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    const subscription = controller.onMessage((message) => message.type === 'busy' && !message.busy && done());
+  });
 }

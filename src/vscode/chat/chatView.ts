@@ -19,6 +19,7 @@ const VIEW_COMMANDS: Record<ViewCommand, string> = {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private viewListeners: vscode.Disposable[] = [];
   private listening = false;
 
   constructor(
@@ -38,20 +39,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.listening = true;
       this.subscriptions.push(this.chat.controller.onMessage((message) => this.post(message)));
     }
+    // A view resolved again replaces the old one; its listeners go with it.
+    this.disposeViewListeners();
     this.view = view;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = this.html(view.webview, dist);
-    this.subscriptions.push(
-      view.webview.onDidReceiveMessage((raw) => {
-        const message = parseWebviewMessage(raw);
-        if (!message) {
-          this.log.warn(`Ignored a malformed message from the chat panel: ${JSON.stringify(raw)?.slice(0, 200)}`);
-          return;
-        }
-        void this.handle(message);
+    this.viewListeners.push(
+      view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      view.onDidDispose(() => {
+        if (this.view !== view) return;
+        this.view = undefined;
+        this.disposeViewListeners();
       }),
-      view.onDidDispose(() => (this.view = undefined)),
     );
   }
 
@@ -60,7 +60,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    vscode.Disposable.from(...this.subscriptions).dispose();
+    this.disposeViewListeners();
+    this.view = undefined;
+    vscode.Disposable.from(...this.subscriptions.splice(0)).dispose();
+  }
+
+  private disposeViewListeners(): void {
+    vscode.Disposable.from(...this.viewListeners.splice(0)).dispose();
+  }
+
+  /** Every message from the panel ends here; whatever its handling throws is logged, never left unhandled. */
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.log.warn(`Ignored a malformed message from the chat panel: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    this.handle(message).catch((error: unknown) => {
+      this.log.error(`The chat panel's "${message.type}" request failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   private async handle(message: WebviewMessage): Promise<void> {
@@ -91,16 +109,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
-        void vscode.window.setStatusBarMessage('$(check) Copied', 2000);
+        vscode.window.setStatusBarMessage('$(check) Copied', 2000);
         return;
       case 'openLink':
-        await openLink(message.href);
+        await openLink(message.href, this.log);
         return;
     }
   }
 
   private post(message: HostMessage): void {
-    void this.view?.webview.postMessage(message);
+    const view = this.view;
+    if (!view) return;
+    try {
+      view.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`Could not update the chat panel: ${String(error)}`));
+    } catch (error) {
+      // A view that is being disposed refuses messages; the next one gets the whole state on "ready".
+      this.log.warn(`Could not update the chat panel: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private html(webview: vscode.Webview, dist: vscode.Uri): string {
@@ -131,16 +156,36 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 }
 
-/** Web links open in the browser; workspace paths open in the editor; anything else is refused. */
-async function openLink(href: string): Promise<void> {
+/**
+ * Web links open in the browser; workspace paths open in the editor; anything else is refused.
+ * A link the model wrote may be anything: a malformed one is ignored with a log line.
+ */
+export async function openLink(href: string, log: Pick<vscode.LogOutputChannel, 'warn'>): Promise<void> {
   if (/^https?:\/\//i.test(href) || /^mailto:/i.test(href)) {
-    await vscode.env.openExternal(vscode.Uri.parse(href));
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(href, true);
+    } catch (error) {
+      log.warn(`Ignored a malformed link from the chat: ${JSON.stringify(href.slice(0, 200))} (${(error as Error).message})`);
+      return;
+    }
+    await vscode.env.openExternal(uri);
     return;
   }
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || /^[a-z][a-z0-9+.-]*:/i.test(href)) return;
+  if (!folder || /^[a-z][a-z0-9+.-]*:/i.test(href)) {
+    log.warn(`Ignored a link the chat cannot open: ${JSON.stringify(href.slice(0, 200))}`);
+    return;
+  }
   const [file, line] = href.split('#L');
-  const target = vscode.Uri.joinPath(folder.uri, path.posix.normalize(decodeURIComponent(file)).replace(/^(\.\.\/)+/, ''));
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(file);
+  } catch {
+    log.warn(`Ignored a malformed link from the chat: ${JSON.stringify(href.slice(0, 200))} (bad percent-encoding)`);
+    return;
+  }
+  const target = vscode.Uri.joinPath(folder.uri, path.posix.normalize(decoded).replace(/^(\.\.\/)+/, ''));
   const editor = await vscode.window.showTextDocument(target).then(undefined, () => undefined);
   if (editor && line && Number(line) > 0) {
     const position = new vscode.Position(Number(line) - 1, 0);

@@ -27,13 +27,12 @@ export class ConversationStore {
   async save(conversation: StoredConversation): Promise<void> {
     const others = this.list().filter((c) => c.id !== conversation.id);
     const kept = conversation.messages.length > 0 || conversation.items.length > 0 ? [forStorage(conversation), ...others] : others;
-    await this.state.update(CONVERSATIONS_KEY, pruneConversations(kept, MAX_CONVERSATIONS));
-    await this.state.update(ACTIVE_KEY, conversation.id);
+    // Both updates are queued at once, so a flush that starts now sees both.
+    await Promise.all([this.state.update(CONVERSATIONS_KEY, pruneConversations(kept, MAX_CONVERSATIONS)), this.state.update(ACTIVE_KEY, conversation.id)]);
   }
 
   async clear(): Promise<void> {
-    await this.state.update(CONVERSATIONS_KEY, []);
-    await this.state.update(ACTIVE_KEY, undefined);
+    await Promise.all([this.state.update(CONVERSATIONS_KEY, []), this.state.update(ACTIVE_KEY, undefined)]);
   }
 }
 

@@ -5,7 +5,7 @@ import type { WorkspaceTools } from '../workspaceTools';
 import { registerChatCommands } from './chatCommands';
 import { ChatService } from './chatService';
 import { CHAT_VIEW, ChatViewProvider } from './chatView';
-import { stateStore } from '../storage';
+import { shutdownFlushes, stateStore } from '../storage';
 import { ConversationStore } from './conversationStore';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
@@ -18,6 +18,7 @@ export function registerChat(
 ): ChatService {
   const store = new ConversationStore(stateStore(context, 'chats.json'));
   const chat = new ChatService(tools, keys, store, log);
+  shutdownFlushes.add(chat);
   const view = new ChatViewProvider(context.extensionUri, chat, log);
   context.subscriptions.push(
     chat,

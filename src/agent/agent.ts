@@ -7,6 +7,7 @@ import { createDefaultToolRegistry } from '../tools/factory';
 import type { ChatTool, ExecutableTool, ToolStatus } from '../tools/interface';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
+import { ContextPlanner, type ContextUsage } from './contextPlanner';
 import { DEFAULT_SYSTEM_PROMPT } from './prompt';
 import { summarizeConversation } from './sessionSummary';
 import { MAX_TOOL_CALLS_PER_REPLY, parseToolArguments, tooManyCallsError } from './toolArguments';
@@ -41,6 +42,8 @@ export type AgentEvent =
   | { type: 'tool_call_start'; id: string; name: string; arguments: string }
   | { type: 'tool_call_end'; id: string; name: string; arguments: string; result: string; status: ToolCallStatus; durationMs: number }
   | { type: 'error'; message: string; error: ProviderError }
+  /** How full the model's context window is: before each request (estimate) and after it (the service's count). */
+  | { type: 'context'; usage: ContextUsage }
   /** `truncated`: the last answer was cut at MAX_ANSWER_CHARS (the notice is in the text). */
   | { type: 'done'; text: string; reason: 'stop' | 'max_rounds' | 'aborted'; truncated?: boolean };
 
@@ -61,6 +64,7 @@ export class Agent {
   private systemPrompt: string;
   private readonly maxToolRounds: number;
   private systemMessage: { role: 'system'; content: string } | undefined;
+  private readonly planner = new ContextPlanner();
 
   constructor(
     private provider: ChatProvider,
@@ -183,7 +187,10 @@ export class Agent {
       const request = linkedController(signal);
       try {
         if (signal?.aborted) throw abortedError(this.provider.name);
-        for await (const event of this.provider.stream({ messages: this.request(), tools: this.getTools(), stream, signal: request.signal })) {
+        const tools = this.getTools();
+        const planned = await this.planner.plan(this.provider, this.systemMessageNow(), tools, this.messages, request.signal);
+        yield { type: 'context', usage: planned.usage };
+        for await (const event of this.provider.stream({ messages: planned.messages, tools, stream, signal: request.signal })) {
           if (event.type === 'text') {
             if (text.length + event.text.length > MAX_ANSWER_CHARS) {
               const kept = event.text.slice(0, MAX_ANSWER_CHARS - text.length);
@@ -196,6 +203,10 @@ export class Agent {
             }
             text += event.text;
             yield { type: 'text', text: event.text };
+          } else if (event.type === 'done') {
+            const reported = event.usage?.inputTokens;
+            this.planner.calibrate(planned.estimatedTokens, reported);
+            if (reported) yield { type: 'context', usage: { ...planned.usage, tokens: reported, measured: 'reported' } };
           } else if (event.type === 'tool_call_begin') {
             yield { type: 'tool_call_pending', id: event.id, name: event.name };
           } else if (event.type === 'tool_call') {
@@ -287,11 +298,11 @@ export class Agent {
     this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
   }
 
-  private request(): ChatMessage[] {
-    if (!this.systemPrompt) return [...this.messages];
+  private systemMessageNow(): ChatMessage | undefined {
+    if (!this.systemPrompt) return undefined;
     // One message object per prompt, so providers can reuse what they made of it last round.
     if (this.systemMessage?.content !== this.systemPrompt) this.systemMessage = { role: 'system', content: this.systemPrompt };
-    return [this.systemMessage, ...this.messages];
+    return this.systemMessage;
   }
 }
 

@@ -1,3 +1,4 @@
+import { estimateTokens } from '../providers/tokens';
 import type { ChatMessage } from '../providers/types';
 import { summarizeConversation } from './sessionSummary';
 
@@ -26,6 +27,8 @@ export interface FittedConversation {
   shortenedResults: number;
   droppedMessages: number;
 }
+
+export { estimateTokens };
 
 /** Estimated tokens of one piece of text. */
 export type TokenEstimator = (text: string) => number;
@@ -85,11 +88,6 @@ export function fitConversation(messages: readonly ChatMessage[], budget: Contex
   fitted.splice(0, keepFrom + 1, carried);
   total = sum(fitted.map((m) => messageTokens(m, estimate)));
   return result(dropped.length, shortened);
-}
-
-/** A cheap estimate: about four characters a token for prose and code, more for dense text. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
 }
 
 const estimates = new WeakMap<ChatMessage, number>();

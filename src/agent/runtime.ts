@@ -3,9 +3,10 @@
  * not at activation. The extension reaches it through a lazy require.
  */
 import { GeminiProvider } from '../providers/gemini';
-import { OllamaProvider } from '../providers/ollama';
+import { OllamaNativeProvider } from '../providers/ollamaNative';
 import { OpenAIProvider } from '../providers/openai';
-import type { ChatProvider, ProviderTimeouts } from '../providers/types';
+import { withToolCalling } from '../providers/toolCalling';
+import type { ChatProvider, ProviderTimeouts, ToolCallingMode } from '../providers/types';
 
 export { Agent, DEFAULT_SYSTEM_PROMPT } from './agent';
 export type { AgentEvent, AgentOptions } from './agent';
@@ -16,13 +17,31 @@ export interface ProviderConfig extends ProviderTimeouts {
   model: string;
   baseUrl?: string;
   apiKey?: string;
+  /** How tools reach the model (default `auto`). */
+  toolCalling?: ToolCallingMode;
+  /** The person's context window setting in tokens; 0 or undefined uses the model's own. */
+  contextTokens?: number;
 }
 
 export function createProvider(config: ProviderConfig): ChatProvider {
-  const common = { model: config.model, baseURL: config.baseUrl || undefined, idleTimeoutMs: config.idleTimeoutMs, maxRetryWaitMs: config.maxRetryWaitMs, maxRetries: config.maxRetries };
+  const common = {
+    model: config.model,
+    baseURL: config.baseUrl || undefined,
+    idleTimeoutMs: config.idleTimeoutMs,
+    maxRetryWaitMs: config.maxRetryWaitMs,
+    maxRetries: config.maxRetries,
+    contextTokens: config.contextTokens,
+  };
+  return withToolCalling(baseProvider(config, common), config.toolCalling ?? 'auto');
+}
+
+type CommonOptions = ProviderTimeouts & { model: string; baseURL?: string; contextTokens?: number };
+
+function baseProvider(config: ProviderConfig, common: CommonOptions): ChatProvider {
   switch (config.provider) {
     case 'ollama':
-      return new OllamaProvider({ ...common, apiKey: config.apiKey });
+      // Ollama's own API: it can size the context window and say whether the model calls tools.
+      return new OllamaNativeProvider({ ...common, apiKey: config.apiKey });
     case 'gemini':
       return new GeminiProvider({ ...common, apiKey: config.apiKey ?? '' });
     default:

@@ -1,9 +1,11 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { toGeminiTools } from '../tools/formats';
+import { resolveLimits, type ModelLimits } from './contextWindow';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { describeBody } from './errorText';
-import { abortedError, formatWait, httpError, idleTimeoutError, networkError, ProviderError, retryAfterMs } from './errors';
-import { readBodyText, readErrorBody, wholeLines } from './httpBody';
+import { httpError, idleTimeoutError, ProviderError } from './errors';
+import { readBodyText, wholeLines } from './httpBody';
+import { fetchFailure, postJson, safeJson } from './jsonPost';
 import { MAX_TOOL_ARGUMENT_CHARS, OVERSIZED_ARGUMENTS_PLACEHOLDER, oversizedArgumentsError } from './limits';
 import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, linkedController, withRetries } from './streaming';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
@@ -13,6 +15,8 @@ export const GEMINI_DEFAULT_MODEL = DEFAULT_MODELS.gemini;
 const API_VERSION = 'v1beta';
 
 export interface GeminiProviderOptions extends ProviderTimeouts {
+  /** The person's context window setting (tokens); 0 or undefined uses the table of known models. */
+  contextTokens?: number;
   apiKey: string;
   /** The bare origin; the provider adds the API version path. */
   baseURL?: string;
@@ -45,13 +49,18 @@ export class GeminiProvider implements ChatProvider {
   readonly model: string;
   readonly baseURL: string;
   private readonly apiKey: string;
-  private readonly timeouts: ProviderTimeouts;
+  private readonly timeouts: ProviderTimeouts & { contextTokens?: number };
 
   constructor(options: GeminiProviderOptions) {
     this.apiKey = options.apiKey;
     this.model = (options.model || GEMINI_DEFAULT_MODEL).replace(/^models\//, '');
     this.baseURL = (options.baseURL || GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.timeouts = options;
+  }
+
+  /** The model's window: the person's setting, else the table of known models. */
+  limits(): Promise<ModelLimits> {
+    return Promise.resolve(resolveLimits(this.model, { setting: this.timeouts.contextTokens }));
   }
 
   async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {
@@ -77,36 +86,27 @@ export class GeminiProvider implements ChatProvider {
     }
   }
 
-  private async post(url: string, body: string, controller: AbortController, idleMs: number): Promise<Response> {
-    const timer = setTimeout(() => controller.abort(new Error('headers timeout')), idleMs);
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-goog-api-key': this.apiKey },
-        body,
-        signal: controller.signal,
-      });
-    } catch (error) {
-      if (controller.signal.reason instanceof Error && controller.signal.reason.message === 'headers timeout') {
-        throw new ProviderError(`Gemini did not answer within ${formatWait(idleMs)}. Try again.`, { kind: 'timeout', provider: this.name });
-      }
-      throw this.toProviderError(error, controller);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (!response.ok) {
-      // At most a bounded prefix, under the idle timeout: an error body can neither hang nor flood.
-      const text = await readErrorBody(response.body, idleMs);
-      const parsed = safeJson<GeminiResponse & { error?: { details?: { '@type'?: string; retryDelay?: string }[] } }>(text);
-      const details = Array.isArray(parsed?.error?.details) ? parsed.error.details : [];
-      const retryInfo = details.find((d) => typeof d?.['@type'] === 'string' && d['@type'].endsWith('RetryInfo'))?.retryDelay;
-      const retryDelay = typeof retryInfo === 'string' ? parseFloat(retryInfo) * 1000 : NaN;
-      const retryAfter = Number.isFinite(retryDelay) ? retryDelay : retryAfterMs(response.headers);
-      const status = response.status === 400 && /API key/i.test(describeBody(text)) ? 401 : response.status;
-      throw httpError(this.name, status, text, { model: this.model, url: this.baseURL, retryAfterMs: retryAfter });
-    }
-    return response;
+  private post(url: string, body: string, controller: AbortController, idleMs: number): Promise<Response> {
+    return postJson({
+      provider: this.name,
+      model: this.model,
+      baseURL: this.baseURL,
+      url,
+      body,
+      headers: { 'x-goog-api-key': this.apiKey },
+      controller,
+      idleMs,
+      refineError: (text, response) => {
+        const parsed = safeJson<GeminiResponse & { error?: { details?: { '@type'?: string; retryDelay?: string }[] } }>(text);
+        const details = Array.isArray(parsed?.error?.details) ? parsed.error.details : [];
+        const retryInfo = details.find((d) => typeof d?.['@type'] === 'string' && d['@type'].endsWith('RetryInfo'))?.retryDelay;
+        const retryDelay = typeof retryInfo === 'string' ? parseFloat(retryInfo) * 1000 : NaN;
+        return {
+          retryAfterMs: Number.isFinite(retryDelay) ? retryDelay : undefined,
+          status: response.status === 400 && /API key/i.test(describeBody(text)) ? 401 : undefined,
+        };
+      },
+    });
   }
 
   private async *events(responses: AsyncIterable<GeminiResponse>): AsyncGenerator<ProviderEvent> {
@@ -157,13 +157,9 @@ export class GeminiProvider implements ChatProvider {
   }
 
   private toProviderError(error: unknown, controller: AbortController): ProviderError {
-    if (error instanceof ProviderError && error.kind === 'timeout') return error;
-    if (controller.signal.aborted) return abortedError(this.name);
-    if (error instanceof ProviderError) return error;
-    if (error instanceof TypeError && /fetch failed|network/i.test(error.message)) return networkError(this.name, this.baseURL, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return new ProviderError(`Gemini sent a reply Toolbelt could not read (${message}). Try again.`, { kind: 'protocol', provider: this.name, cause: error });
+    return fetchFailure(error, controller, this.name, this.baseURL);
   }
+
 }
 
 /** Maps the neutral conversation to Gemini's contents, system instruction and tools. */
@@ -243,10 +239,3 @@ async function* jsonResponse(response: Response, idle: IdleWatch): AsyncGenerato
   yield parsed;
 }
 
-function safeJson<T>(text: string): T | undefined {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { resolveLimits, type ModelLimits } from './contextWindow';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { abortedError, formatWait, httpError, idleTimeoutError, labelOf, networkError, ProviderError, retryAfterMs } from './errors';
 import { guardedFetch, readBodyText } from './httpBody';
@@ -12,6 +13,8 @@ export const OPENAI_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.openai;
 export const OPENAI_DEFAULT_MODEL = DEFAULT_MODELS.openai;
 
 export interface OpenAIProviderOptions extends ProviderTimeouts {
+  /** The person's context window setting (tokens); 0 or undefined uses the table of known models. */
+  contextTokens?: number;
   apiKey: string;
   /** Any OpenAI-compatible endpoint: OpenAI, LM Studio, vLLM, llama.cpp server, OpenRouter, Ollama. */
   baseURL?: string;
@@ -24,7 +27,7 @@ export class OpenAIProvider implements ChatProvider {
   readonly model: string;
   readonly baseURL: string;
   private readonly client: OpenAI;
-  private readonly timeouts: ProviderTimeouts;
+  private readonly timeouts: ProviderTimeouts & { contextTokens?: number };
 
   constructor(options: OpenAIProviderOptions) {
     this.model = options.model || OPENAI_DEFAULT_MODEL;
@@ -37,6 +40,11 @@ export class OpenAIProvider implements ChatProvider {
       timeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       fetch: guardedFetch(this.name, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
     });
+  }
+
+  /** The model's window: the person's setting, else the table of known models. */
+  limits(): Promise<ModelLimits> {
+    return Promise.resolve(resolveLimits(this.model, { setting: this.timeouts.contextTokens }));
   }
 
   protected defaultBaseURL(): string {

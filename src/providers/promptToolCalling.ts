@@ -17,6 +17,11 @@ export class PromptToolCallingProvider implements ChatProvider {
     return this.inner.model;
   }
 
+  get limits(): ChatProvider['limits'] {
+    const inner = this.inner;
+    return inner.limits ? (signal) => inner.limits!(signal) : undefined;
+  }
+
   async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {
     if (request.tools.length === 0) {
       yield* this.inner.stream(request);

@@ -1,4 +1,5 @@
 import type { ChatTool } from '../tools/interface';
+import type { ModelLimits } from './contextWindow';
 
 /** A tool call as the model made it; `arguments` is the raw JSON text, checked by the Agent. */
 export interface ToolCall {
@@ -46,6 +47,10 @@ export interface ChatProvider {
   readonly model: string;
   /** Streams one completion. Failures throw ProviderError. */
   stream(request: ChatRequest): AsyncIterable<ProviderEvent>;
+  /** Whether the model calls tools natively, when the service can tell (Ollama's /api/show). */
+  supportsTools?(signal?: AbortSignal): Promise<boolean>;
+  /** The model's context window and longest answer, from the service, the table or a setting. */
+  limits?(signal?: AbortSignal): Promise<ModelLimits>;
 }
 
 export interface ProviderTimeouts {
@@ -56,3 +61,6 @@ export interface ProviderTimeouts {
   /** Retries of 429, 5xx and connection failures before any answer arrived (default 2). */
   maxRetries?: number;
 }
+
+/** How tools reach the model: its own tool calling, tools described in the prompt, or whichever works. */
+export type ToolCallingMode = 'auto' | 'native' | 'prompt';

@@ -68,7 +68,7 @@ export interface ScriptedReply {
 }
 
 export interface RecordedRequest {
-  format: 'openai' | 'gemini';
+  format: 'openai' | 'gemini' | 'ollama';
   path: string;
   stream: boolean;
   headers: http.IncomingHttpHeaders;
@@ -87,6 +87,10 @@ export class ModelServer {
   private fallback: Responder = () => ({ text: 'Scripted reply.' });
   private readonly sockets = new Set<Socket>();
   private nextId = 1;
+  /** Models that cannot call tools: a request with tools is refused the way Ollama refuses it. */
+  private readonly textOnly = new Set<string>();
+  /** Context windows Ollama's /api/show reports, by model (default 32,768). */
+  private readonly contextLengths = new Map<string, number>();
 
   private constructor(private readonly server: http.Server) {}
 
@@ -109,6 +113,23 @@ export class ModelServer {
   /** The baseURL for OpenAI-compatible clients. */
   get openaiBaseUrl(): string {
     return `${this.origin}/v1`;
+  }
+
+  /** The baseURL for Ollama's own API (/api/chat, /api/show). */
+  get ollamaBaseUrl(): string {
+    return this.origin;
+  }
+
+  /** Makes `model` one without tool support: /api/show leaves out "tools" and requests with tools get HTTP 400. */
+  setTextOnly(model: string): this {
+    this.textOnly.add(model);
+    return this;
+  }
+
+  /** The context length /api/show reports for `model`. */
+  setContextLength(model: string, tokens: number): this {
+    this.contextLengths.set(model, tokens);
+    return this;
   }
 
   /** The baseURL for Gemini (a bare origin: the provider adds /v1beta). */
@@ -148,20 +169,34 @@ export class ModelServer {
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       return json(res, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', owned_by: 'toolbelt-tests' }] });
     }
+    if (req.method === 'GET' && url.pathname === '/api/tags') {
+      return json(res, 200, { models: [{ name: 'scripted-ollama:latest', model: 'scripted-ollama:latest', size: 1 }, { name: 'text-only:latest', model: 'text-only:latest', size: 1 }] });
+    }
+    if (req.method === 'POST' && url.pathname === '/api/show') {
+      const model = String((await readJson(req)).model ?? '');
+      const capabilities = this.textOnly.has(model) ? ['completion'] : ['completion', 'tools'];
+      return json(res, 200, { capabilities, model_info: { 'general.architecture': 'scripted', 'scripted.context_length': this.contextLengths.get(model) ?? 32_768 } });
+    }
     if (req.method === 'GET' && url.pathname === '/v1beta/models') {
       return json(res, 200, { models: [{ name: 'models/scripted-gemini', supportedGenerationMethods: ['generateContent'] }] });
     }
     const body = await readJson(req);
     const gemini = /^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(url.pathname);
     const openai = req.method === 'POST' && url.pathname === '/v1/chat/completions';
-    if (!gemini && !openai) return json(res, 404, { error: { message: `No route ${req.method} ${url.pathname}` } });
-    const format = gemini ? 'gemini' : 'openai';
-    const stream = gemini ? gemini[1] === 'streamGenerateContent' : body.stream === true;
+    const ollama = req.method === 'POST' && url.pathname === '/api/chat';
+    if (!gemini && !openai && !ollama) return json(res, 404, { error: { message: `No route ${req.method} ${url.pathname}` } });
+    const format = gemini ? 'gemini' : ollama ? 'ollama' : 'openai';
+    const stream = gemini ? gemini[1] === 'streamGenerateContent' : ollama ? body.stream !== false : body.stream === true;
     const recorded: RecordedRequest = { format, path: url.pathname, stream, headers: req.headers, body, bytesWritten: 0, clientClosed: false };
     res.on('close', () => {
       if (!res.writableFinished) recorded.clientClosed = true;
     });
     this.requests.push(recorded);
+    const model = String(body.model ?? '');
+    if (format !== 'gemini' && this.textOnly.has(model) && Array.isArray(body.tools) && body.tools.length > 0) {
+      const error = `registry.ollama.ai/library/${model} does not support tools`;
+      return json(res, 400, format === 'ollama' ? { error } : { error: { message: error, type: 'api_error', code: null } });
+    }
     const reply = this.queue.shift() ?? this.fallback(recorded);
     await this.answer(res, recorded, reply);
   }
@@ -192,7 +227,9 @@ export class ModelServer {
       const message = reply.errorMessage ?? `Scripted HTTP ${status}`;
       const headers: Record<string, string> = reply.retryAfter ? { 'retry-after': reply.retryAfter } : {};
       const body =
-        request.format === 'openai'
+        request.format === 'ollama'
+          ? { error: message }
+          : request.format === 'openai'
           ? { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: null } }
           : {
               error: {
@@ -204,11 +241,14 @@ export class ModelServer {
             };
       return json(res, status, body, headers);
     }
-    const events = request.format === 'openai' ? this.openaiEvents(reply) : geminiEvents(reply);
+    const events = request.format === 'openai' ? this.openaiEvents(reply) : request.format === 'ollama' ? ollamaEvents(reply) : geminiEvents(reply);
     if (!request.stream) {
-      return json(res, 200, request.format === 'openai' ? this.openaiCompletion(reply) : geminiCompletion(reply));
+      const whole = request.format === 'openai' ? this.openaiCompletion(reply) : request.format === 'ollama' ? ollamaCompletion(reply) : geminiCompletion(reply);
+      return json(res, 200, whole);
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const ndjson = request.format === 'ollama';
+    const frame = (data: unknown) => (ndjson ? `${JSON.stringify(data)}\n` : `data: ${JSON.stringify(data)}\n\n`);
+    res.writeHead(200, { 'content-type': ndjson ? 'application/x-ndjson' : 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const cutAt = Math.max(1, Math.floor(events.length / 2));
     for (const [index, event] of events.entries()) {
       if (res.destroyed) return;
@@ -219,16 +259,16 @@ export class ModelServer {
         return;
       }
       if (reply.fault === 'malformed' && index === 1) {
-        res.write('data: {"choices": [{"delta": {"content": "unterminated\n\n');
+        res.write(ndjson ? '{"message": {"content": "unterminated\n' : 'data: {"choices": [{"delta": {"content": "unterminated\n\n');
         res.end();
         return;
       }
       if (reply.fault === 'cut-in-tool-args' && event.cutHere) {
-        res.write(`data: ${JSON.stringify(event.data)}\n\n`);
+        res.write(frame(event.data));
         res.end();
         return;
       }
-      res.write(`data: ${JSON.stringify(event.data)}\n\n`);
+      res.write(frame(event.data));
       if (reply.chunkDelayMs) await new Promise((r) => setTimeout(r, reply.chunkDelayMs));
     }
     if (request.format === 'openai') res.write('data: [DONE]\n\n');
@@ -322,6 +362,38 @@ export class ModelServer {
 interface StreamEvent {
   data: unknown;
   cutHere?: boolean;
+}
+
+/** Ollama's /api/chat stream: one JSON object a line, tool calls whole, `done` on the last. */
+function ollamaEvents(reply: ScriptedReply): StreamEvent[] {
+  const line = (message: Record<string, unknown>, done = false) => ({
+    model: 'scripted-ollama',
+    created_at: '2026-01-01T00:00:00Z',
+    message: { role: 'assistant', content: '', ...message },
+    done,
+    ...(done ? { done_reason: 'stop', prompt_eval_count: 10, eval_count: 5 } : {}),
+  });
+  const events: StreamEvent[] = textChunks(reply).map((content) => ({ data: line({ content }) }));
+  const calls = ollamaCalls(reply);
+  if (calls.length) events.push({ data: line({ tool_calls: calls }), cutHere: true });
+  events.push({ data: line({}, true) });
+  return events;
+}
+
+function ollamaCompletion(reply: ScriptedReply): Record<string, unknown> {
+  const calls = ollamaCalls(reply);
+  return {
+    model: 'scripted-ollama',
+    message: { role: 'assistant', content: reply.text ?? (reply.chunks ? reply.chunks.join('') : ''), ...(calls.length ? { tool_calls: calls } : {}) },
+    done: true,
+    done_reason: 'stop',
+    prompt_eval_count: 10,
+    eval_count: 5,
+  };
+}
+
+function ollamaCalls(reply: ScriptedReply): unknown[] {
+  return (reply.toolCalls ?? []).map((call) => ({ function: { name: call.name, arguments: typeof call.arguments === 'string' ? safeParse(call.arguments) : call.arguments } }));
 }
 
 function geminiEvents(reply: ScriptedReply): StreamEvent[] {

@@ -1,0 +1,97 @@
+import { outputReserve, resolveLimits, type ModelLimits } from '../providers/contextWindow';
+import { estimateTokens } from '../providers/tokens';
+import type { ChatMessage, ChatProvider } from '../providers/types';
+import type { ChatTool } from '../tools/interface';
+import { fitConversation } from './contextBudget';
+
+/** How full the model's context window is for one request; the panel shows it per turn. */
+export interface ContextUsage {
+  /** Tokens of the request: prompt, tool schemas and the conversation as sent. */
+  tokens: number;
+  /** The model's whole window. */
+  contextTokens: number;
+  /** Where the window's size came from. */
+  source: ModelLimits['source'];
+  /** `estimate`: counted before sending; `reported`: the service's own count afterwards. */
+  measured: 'estimate' | 'reported';
+  shortenedResults: number;
+  droppedMessages: number;
+}
+
+export interface PlannedRequest {
+  messages: ChatMessage[];
+  usage: ContextUsage;
+  /** The raw estimate, to calibrate against the service's count. */
+  estimatedTokens: number;
+}
+
+const schemaTokens = new WeakMap<ChatTool, number>();
+
+/**
+ * Fits every request into the model's context window. Token counts are estimates (about four
+ * characters a token) scaled by how the service's own counts compared on earlier requests.
+ */
+export class ContextPlanner {
+  private readonly limits = new WeakMap<ChatProvider, Promise<ModelLimits>>();
+  private scale = 1;
+
+  async plan(provider: ChatProvider, systemMessage: ChatMessage | undefined, tools: ChatTool[], messages: readonly ChatMessage[], signal?: AbortSignal): Promise<PlannedRequest> {
+    const limits = await this.limitsOf(provider, signal);
+    let fixed = systemMessage ? 4 + estimateTokens(systemMessage.content) : 0;
+    for (const tool of tools) fixed += toolTokens(tool);
+    // The fitting works in raw estimate units: scale the budget rather than every count.
+    const fitted = fitConversation(
+      messages,
+      { contextTokens: Math.floor(limits.contextTokens / this.scale), reserveOutputTokens: Math.floor(outputReserve(limits) / this.scale), fixedTokens: fixed },
+      estimateTokens,
+    );
+    return {
+      messages: systemMessage ? [systemMessage, ...fitted.messages] : fitted.messages,
+      estimatedTokens: fitted.tokens,
+      usage: {
+        tokens: Math.round(fitted.tokens * this.scale),
+        contextTokens: limits.contextTokens,
+        source: limits.source,
+        measured: 'estimate',
+        shortenedResults: fitted.shortenedResults,
+        droppedMessages: fitted.droppedMessages,
+      },
+    };
+  }
+
+  /** Learns from the service's count of a request whose raw estimate was `estimated`. */
+  calibrate(estimated: number, reported: number | undefined): void {
+    if (!reported || reported <= 0 || estimated < 200) return;
+    const ratio = Math.min(3, Math.max(0.5, reported / estimated));
+    this.scale = this.scale === 1 ? ratio : this.scale * 0.5 + ratio * 0.5;
+  }
+
+  get tokenScale(): number {
+    return this.scale;
+  }
+
+  private limitsOf(provider: ChatProvider, signal?: AbortSignal): Promise<ModelLimits> {
+    let limits = this.limits.get(provider);
+    if (!limits) {
+      const fallback = resolveLimits(provider.model, {});
+      limits = provider.limits
+        ? provider.limits(signal).catch(() => {
+            this.limits.delete(provider);
+            return fallback;
+          })
+        : Promise.resolve(fallback);
+      this.limits.set(provider, limits);
+    }
+    return limits;
+  }
+}
+
+/** Tokens one tool's schema adds to every request. */
+export function toolTokens(tool: ChatTool): number {
+  let tokens = schemaTokens.get(tool);
+  if (tokens === undefined) {
+    tokens = 8 + estimateTokens(JSON.stringify(tool.function));
+    schemaTokens.set(tool, tokens);
+  }
+  return tokens;
+}

@@ -1,0 +1,9 @@
+/**
+ * A cheap token estimate: about four characters a token. On Toolbelt's own sources, docs, JSON
+ * and tool output it is within 3 % of o200k_base (GPT-4o's tokenizer) overall and within 11 % on
+ * any one kind of text (`npm run bench` measures it); the Agent scales it by the provider's own
+ * usage numbers once a request has reported them.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -36,7 +36,8 @@ const targets = [
   {
     ...common,
     // extension.js loads at activation; chat.js (Agent, providers, SDKs) on the first chat turn.
-    entryPoints: { extension: 'src/extension.ts', chat: 'src/agent/runtime.ts' },
+    // searchWorker.js: the plain-Node search's worker thread (src/tools/searchInWorker.ts).
+    entryPoints: { extension: 'src/extension.ts', chat: 'src/agent/runtime.ts', searchWorker: 'src/tools/searchWorker.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',

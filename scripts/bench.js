@@ -4,6 +4,8 @@
 //   - the Agent's overhead per tool round against the scripted model server, compared with a
 //     bare `openai` SDK loop doing the same work in the same run
 //   - the chat panel's render cost for a long streamed answer, in headless Chromium
+//   - search_text / search_files against raw ripgrep on a generated 100,000-file tree, and the
+//     longest event-loop stall over hostile search patterns (test/bench/search.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -24,6 +26,8 @@ const TARGETS = {
   activationMs: 50,
   activationLoadedKB: 150,
   vsixKB: 1.5 * 1024,
+  searchRatio: 1.2,
+  hostileStallMs: 100,
 };
 
 async function main() {
@@ -32,6 +36,7 @@ async function main() {
   results.vsixBytes = packageVsix();
   results.agent = await agentOverhead();
   results.render = await renderCost();
+  results.search = searchBench();
   results.activation = await hostActivation();
   report(results);
   fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
@@ -106,6 +111,13 @@ async function agentOverhead() {
   } finally {
     server.kill('SIGTERM');
   }
+}
+
+/** Runs test/bench/search.ts in a process of its own; it prints one JSON object. */
+function searchBench() {
+  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'search.js')], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`the search bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
 }
 
 /** Streams a long answer into the real panel script after 60 earlier items, in Chromium. */
@@ -196,6 +208,8 @@ function report(r) {
     ['bare SDK loop per tool round', `${r.agent.bareSdkMsPerRound.toFixed(2)} ms`, '', undefined],
     ['Agent overhead ratio (wall time, median of 8 pairs)', r.agent.ratio.toFixed(3), `≤ ${TARGETS.overheadRatio}`, r.agent.ratio <= TARGETS.overheadRatio],
     ['client CPU per round, Agent vs bare SDK', `${r.agent.agentCpuMsPerRound.toFixed(2)} vs ${r.agent.bareSdkCpuMsPerRound.toFixed(2)} ms (ratio ${r.agent.cpuRatio.toFixed(3)})`, '', undefined],
+    ...r.search.speed.map((c) => [`${c.name} vs raw rg (median of ${r.search.pairs} pairs, ${r.search.files} files)`, `${c.toolbeltMs.toFixed(0)} vs ${c.rawMs.toFixed(0)} ms, ratio ${c.ratio.toFixed(2)}`, `≤ ${TARGETS.searchRatio}`, c.ratio <= TARGETS.searchRatio]),
+    ...['withRg', 'withoutRg'].map((side) => [`hostile patterns: longest event-loop stall ${side === 'withRg' ? 'with' : 'without'} ripgrep`, `${r.search.hostile[side].maxStallMs.toFixed(0)} ms`, `≤ ${TARGETS.hostileStallMs} ms`, r.search.hostile[side].maxStallMs <= TARGETS.hostileStallMs]),
     ['panel: long streamed answer', `${r.render.deltas} deltas, ${r.render.answerChars} chars in ${r.render.totalMs.toFixed(0)} ms (${(r.render.msPerDelta * 1000).toFixed(0)} µs/delta)`, '', undefined],
     ['panel: markdown renders of the live item', String(r.render.liveRenders), `< ${r.render.deltas}`, r.render.liveRenders < r.render.deltas],
     ['panel: DOM changes to the 60 earlier items', String(r.render.mutationsOutsideLiveItem), '0', r.render.mutationsOutsideLiveItem === 0],

@@ -15,6 +15,7 @@ const EXPECTED = [
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
   'extension/dist/chat.js',
+  'extension/dist/searchWorker.js',
   'extension/dist/webview.js',
   'extension/dist/webview.css',
   'extension/media/icon.png',

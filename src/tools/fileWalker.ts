@@ -14,17 +14,23 @@ interface IgnoreScope {
   rules: Ignore;
 }
 
-/** A glob matcher with the tools' rule: a glob without "/" matches file names at any depth. */
-export function globMatcher(glob: string): (relativePath: string) => boolean {
-  return picomatch(glob, { dot: true, basename: !glob.includes('/') });
-}
+/** What the walk is doing: listing, or matching the exclude globs or ignore-file rules. */
+export type WalkPhase = 'walk' | 'exclude' | 'ignore';
 
 /**
  * Files under `root` in path order, like `rg --files --hidden --sort path`: `.git` skipped,
  * `.gitignore`/`.ignore` rules honoured at every level, symlinks not followed, `exclude` globs
  * (workspace-relative) left out. Yields paths relative to `root` with "/" separators.
+ * The exclude globs and ignore rules come from the workspace and compile to backtracking
+ * regexes: the search tools run this walk in a worker thread (searchWorker.ts), and `onPhase`
+ * tells it which of them is being matched.
  */
-export async function* walkFiles(root: string, exclude: readonly string[] = [], signal?: AbortSignal): AsyncGenerator<string> {
+export async function* walkFiles(
+  root: string,
+  exclude: readonly string[] = [],
+  signal?: AbortSignal,
+  onPhase: (phase: WalkPhase) => void = () => undefined,
+): AsyncGenerator<string> {
   const excluded = exclude.length > 0 ? picomatch([...exclude], { dot: true }) : () => false;
   let visited = 0;
 
@@ -39,7 +45,12 @@ export async function* walkFiles(root: string, exclude: readonly string[] = [], 
       if (++visited > MAX_VISITED) return;
       const relative = dir ? `${dir}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink() || (entry.isDirectory() && entry.name === '.git')) continue;
-      if (excluded(relative) || isIgnored(here, relative, entry.isDirectory())) continue;
+      onPhase('exclude');
+      const isExcluded = excluded(relative);
+      onPhase('ignore');
+      const ignored = !isExcluded && isIgnored(here, relative, entry.isDirectory());
+      onPhase('walk');
+      if (isExcluded || ignored) continue;
       if (entry.isDirectory()) yield* walk(relative, here);
       else if (entry.isFile()) yield relative;
     }

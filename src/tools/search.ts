@@ -1,43 +1,41 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { ToolHandler } from './builtinTool';
-import { globMatcher, walkFiles } from './fileWalker';
+import { parseGlob, type GlobPattern } from './globPattern';
 import { LIMITS } from './manifest';
 import { isExecutable, ripgrepFiles, ripgrepText, type TextMatch, type TextSearchOptions } from './ripgrep';
+import { comparePaths, SmallestItems } from './searchOrder';
+import { searchInWorker, type SearchRoot } from './searchInWorker';
 import type { ToolContext } from './types';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /** Past this many matches the search stops counting and says "more than". */
-const COUNT_LIMIT = 10_000;
+export const COUNT_LIMIT = 10_000;
+/**
+ * How many listed paths search_files reads from an unordered ripgrep run before it gives up on
+ * it and asks a sorted run for the first ones instead. Paths are cheap to read, and reading
+ * them all is faster than a second, single-threaded walk.
+ */
+const FILES_READ_LIMIT = 200_000;
 const LINE_PREVIEW_CHARS = 300;
-const FALLBACK_MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-interface SearchRoot {
-  path: string;
-  /** Prefix for paths shown from this root: "" for the first folder, "<name>/" for the others. */
-  prefix: string;
-}
 
 export const searchFiles: ToolHandler = async (args, ctx, { signal }) => {
   const pattern = args.pattern as string;
   const max = (args.maxResults as number | undefined) ?? LIMITS.searchFilesDefaultResults;
-  const matches = globMatcher(pattern);
-  const found: string[] = [];
-  let total = 0;
-  const onFile = (prefix: string) => (relative: string) => {
-    if (!matches(relative) && !(prefix && matches(prefix + relative))) return true;
-    total++;
-    if (found.length < max) found.push(prefix + relative);
-    return total < COUNT_LIMIT;
-  };
+  const roots = await searchRoots(ctx);
+  const exclude = ctx.excludeGlobs ?? [];
   const rg = (await isExecutable(ctx.rgPath)) ? ctx.rgPath : undefined;
-  for (const root of await searchRoots(ctx)) {
-    if (total >= COUNT_LIMIT) break;
-    const accept = onFile(root.prefix);
-    if (rg) await ripgrepFiles(rg, root.path, ctx.excludeGlobs ?? [], accept, signal);
-    else {
-      for await (const file of walkFiles(root.path, ctx.excludeGlobs, signal)) if (!accept(file)) break;
-    }
+  let found: string[];
+  let total: number;
+  if (rg) {
+    const globs = roots.map((root) => globsFor(pattern, root.prefix));
+    const result = await firstInPathOrder<string>(roots.length, max, FILES_READ_LIMIT, comparePaths, (r, onItem, sorted) =>
+      ripgrepFiles(rg, roots[r].path, exclude, globs[r], onItem, { signal, sorted }));
+    found = result.items.map(({ root, item }) => roots[root].prefix + item);
+    total = result.total;
+  } else {
+    parseGlob(pattern); // a bad glob fails here, before a worker starts
+    const result = await searchInWorker({ kind: 'files', roots, exclude, max, countLimit: COUNT_LIMIT, glob: pattern }, signal);
+    found = result.items.map((item) => item.path);
+    total = result.total;
   }
   if (total === 0) return `No files match "${pattern}".`;
   return found.join('\n') + leftOutNotice(found.length, total, 'files', 'Use a narrower glob to see the rest.');
@@ -52,27 +50,88 @@ export const searchText: ToolHandler = async (args, ctx, { signal }) => {
     exclude: ctx.excludeGlobs ?? [],
   };
   const max = (args.maxResults as number | undefined) ?? LIMITS.searchTextDefaultResults;
-  const lines: string[] = [];
-  const files = new Set<string>();
-  let total = 0;
-  const onMatch = (prefix: string) => (match: TextMatch) => {
-    total++;
-    files.add(prefix + match.path);
-    if (lines.length < max) lines.push(`${prefix}${match.path}:${match.line}: ${preview(match.text)}`);
-    return total < COUNT_LIMIT;
-  };
+  const roots = await searchRoots(ctx);
   const rg = (await isExecutable(ctx.rgPath)) ? ctx.rgPath : undefined;
-  const matcher = rg ? undefined : compilePattern(options);
-  for (const root of await searchRoots(ctx)) {
-    if (total >= COUNT_LIMIT) break;
-    if (rg) await ripgrepText(rg, root.path, options, onMatch(root.prefix), signal);
-    else await searchInNode(root.path, options, matcher!, onMatch(root.prefix), signal);
+  let matches: TextMatch[];
+  let total: number;
+  let fileCount: number;
+  if (rg) {
+    const files = new Set<string>();
+    const result = await firstInPathOrder<TextMatch>(roots.length, max, COUNT_LIMIT, compareMatches, (r, onItem, sorted) =>
+      ripgrepText(rg, roots[r].path, options, (match) => {
+        if (!sorted) files.add(roots[r].prefix + match.path);
+        return onItem(match);
+      }, { signal, sorted }));
+    matches = result.items.map(({ root, item }) => ({ ...item, path: roots[root].prefix + item.path }));
+    total = result.total;
+    fileCount = files.size;
+  } else {
+    if (options.glob) parseGlob(options.glob);
+    const result = await searchInWorker({ kind: 'text', roots, exclude: options.exclude, max, countLimit: COUNT_LIMIT, glob: options.glob, text: options }, signal);
+    matches = result.items.map((item) => ({ path: item.path, line: item.line ?? 0, text: item.text ?? '' }));
+    total = result.total;
+    fileCount = result.files;
   }
+  const lines = matches.map((match) => `${match.path}:${match.line}: ${preview(match.text)}`);
   const where = options.glob ? ` in files matching "${options.glob}"` : '';
-  if (total === 0) return `No matches for ${options.isRegex ? 'regex' : ''}${options.isRegex ? ' ' : ''}"${options.pattern}"${where}.`;
-  const inFiles = total < COUNT_LIMIT ? ` in ${files.size} file${files.size === 1 ? '' : 's'}` : '';
+  if (total === 0) return `No matches for ${options.isRegex ? 'regex ' : ''}"${options.pattern}"${where}.`;
+  const inFiles = total < COUNT_LIMIT ? ` in ${fileCount} file${fileCount === 1 ? '' : 's'}` : '';
   return lines.join('\n') + leftOutNotice(lines.length, total, `matches${inFiles}`, 'Narrow the pattern or add a glob to see the rest.');
 };
+
+interface Ranked<T> {
+  root: number;
+  item: T;
+}
+
+/**
+ * Runs a parallel (unordered) search over each root and keeps the `max` first results in path
+ * order, counting up to COUNT_LIMIT. Past `readLimit` results the unordered run stops, and the
+ * first results of that root are fetched again from a sorted run, which stops as soon as it
+ * has them.
+ */
+async function firstInPathOrder<T>(
+  rootCount: number,
+  max: number,
+  readLimit: number,
+  compare: (a: T, b: T) => number,
+  run: (root: number, onItem: (item: T) => boolean, sorted: boolean) => Promise<void>,
+): Promise<{ items: Ranked<T>[]; total: number }> {
+  const kept = new SmallestItems<Ranked<T>>(max, (a, b) => a.root - b.root || compare(a.item, b.item));
+  let read = 0;
+  for (let root = 0; root < rootCount; root++) {
+    await run(root, (item) => {
+      read++;
+      kept.add({ root, item });
+      return read < readLimit;
+    }, false);
+    if (read < readLimit) continue;
+    const total = COUNT_LIMIT;
+    const earlier = kept.sorted().filter((k) => k.root < root);
+    const first: Ranked<T>[] = [];
+    const need = max - earlier.length;
+    if (need > 0) {
+      await run(root, (item) => {
+        first.push({ root, item });
+        return first.length < need;
+      }, true);
+    }
+    return { items: [...earlier, ...first], total };
+  }
+  return { items: kept.sorted(), total: Math.min(read, COUNT_LIMIT) };
+}
+
+function compareMatches(a: TextMatch, b: TextMatch): number {
+  return comparePaths(a.path, b.path) || a.line - b.line;
+}
+
+/** The glob for one root; for another root's "<name>/…" glob, also the rest of it inside that root. */
+function globsFor(pattern: string, prefix: string): GlobPattern[] {
+  const globs = [parseGlob(pattern)];
+  const bare = pattern.replace(/^(\.\/)+/, '');
+  if (prefix && !globs[0].negated && bare.startsWith(prefix) && bare.length > prefix.length) globs.push(parseGlob(bare.slice(prefix.length), { anchored: true }));
+  return globs;
+}
 
 function leftOutNotice(shown: number, total: number, what: string, hint: string): string {
   if (shown >= total) return '';
@@ -93,37 +152,4 @@ async function searchRoots(ctx: ToolContext): Promise<SearchRoot[]> {
     if (root && root.relative === '' && root.absolute !== primary.absolute) roots.push({ path: root.absolute, prefix: `${name}/` });
   }
   return roots;
-}
-
-function compilePattern(options: TextSearchOptions): RegExp {
-  const source = options.isRegex ? options.pattern : options.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  try {
-    return new RegExp(source, options.caseSensitive ? 'u' : 'iu');
-  } catch (error) {
-    throw new Error(`Invalid regular expression: ${(error as Error).message.split(': ').pop()}`);
-  }
-}
-
-/** The plain-Node search used when no ripgrep binary is at hand: same files, same output. */
-async function searchInNode(
-  root: string,
-  options: TextSearchOptions,
-  pattern: RegExp,
-  onMatch: (match: TextMatch) => boolean,
-  signal?: AbortSignal,
-): Promise<void> {
-  const inGlob = options.glob ? globMatcher(options.glob) : () => true;
-  for await (const file of walkFiles(root, options.exclude, signal)) {
-    if (!inGlob(file)) continue;
-    const absolute = path.join(root, file);
-    const stat = await fs.stat(absolute).catch(() => undefined);
-    if (!stat || stat.size > FALLBACK_MAX_FILE_BYTES) continue;
-    const buffer = await fs.readFile(absolute).catch(() => undefined);
-    if (!buffer || buffer.subarray(0, 8192).includes(0)) continue;
-    const lines = buffer.toString('utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      if (!pattern.test(lines[i])) continue;
-      if (!onMatch({ path: file, line: i + 1, text: lines[i].replace(/\r$/, '') })) return;
-    }
-  }
 }

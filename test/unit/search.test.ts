@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import { LIMITS } from '../../src/tools/manifest';
 import type { ToolRegistry } from '../../src/tools/registry';
+import { liveSearchWorkers } from '../../src/tools/searchInWorker';
 import { bundledRipgrep, contextFor, TempWorkspace } from '../support/workspace';
 
 /** Every case runs against ripgrep and against the plain-Node fallback: both must agree. */
@@ -68,6 +69,7 @@ for (const engine of ['ripgrep', 'node fallback'] as const) {
       it('filters by glob; a glob without "/" matches names at any depth', async () => {
         const ts = await registry.execute('search_text', { pattern: 'hello', glob: '*.ts' });
         assert.ok(ts.split('\n').every((l) => l.startsWith('src/')), ts);
+        assert.doesNotMatch(ts, /generated/, 'a glob must not bring back a file .gitignore leaves out');
         const docs = await registry.execute('search_text', { pattern: 'hello', glob: 'docs/**' });
         assert.deepEqual(docs.split('\n').map((l) => l.split(':')[0]), ['docs/readme.md', 'docs/readme.md']);
       });
@@ -82,6 +84,30 @@ for (const engine of ['ripgrep', 'node fallback'] as const) {
       it('keeps the first matches in path order, the same every time', async () => {
         const first = await registry.execute('search_text', { pattern: 'hello', maxResults: 2 });
         assert.equal(first.split('\n\n')[0], 'build/out.txt:1: hello build\ndocs/readme.md:1: # Hello docs');
+        for (let i = 0; i < 3; i++) assert.equal(await registry.execute('search_text', { pattern: 'hello', maxResults: 2 }), first);
+      });
+
+      it('orders the files of a directory before its siblings ("a/b" before "a.txt"), as a sorted walk does', async () => {
+        await ws.write({ 'order/a.txt': 'zorder\n', 'order/a/b.txt': 'zorder\n', 'order/a/c/d.txt': 'zorder\nzorder\n', 'order/a-b.txt': 'zorder\n' });
+        try {
+          assert.equal(await registry.execute('search_text', { pattern: 'zorder' }), [
+            'order/a/b.txt:1: zorder', 'order/a/c/d.txt:1: zorder', 'order/a/c/d.txt:2: zorder', 'order/a-b.txt:1: zorder', 'order/a.txt:1: zorder',
+          ].join('\n'));
+          assert.equal(await registry.execute('search_files', { pattern: 'order/**' }), 'order/a/b.txt\norder/a/c/d.txt\norder/a-b.txt\norder/a.txt');
+        } finally {
+          await fs.rm(ws.path('order'), { recursive: true });
+        }
+      });
+
+      it('past the count limit, says "more than" and still shows the first matches in path order', async () => {
+        const lines = 'many\n'.repeat(2600);
+        await ws.write({ 'lots/d.txt': lines, 'lots/c.txt': lines, 'lots/b.txt': lines, 'lots/a.txt': lines });
+        try {
+          const result = await registry.execute('search_text', { pattern: 'many', maxResults: 3 });
+          assert.equal(result, 'lots/a.txt:1: many\nlots/a.txt:2: many\nlots/a.txt:3: many\n\n[Showing 3 of more than 10,000 matches; 9,997+ left out. Narrow the pattern or add a glob to see the rest.]');
+        } finally {
+          await fs.rm(ws.path('lots'), { recursive: true });
+        }
       });
 
       it('skips binary files and .git', async () => {
@@ -109,10 +135,28 @@ for (const engine of ['ripgrep', 'node fallback'] as const) {
         await fs.rm(ws.path('wide'), { recursive: true });
       });
 
-      it('stops when aborted', async () => {
-        const controller = new AbortController();
-        controller.abort(new Error('stopped by test'));
-        assert.match(await registry.execute('search_text', { pattern: 'hello' }, { signal: controller.signal }), /stopped by test/);
+      it('reads a match on a huge minified line (3 MB, escapes throughout) without parsing it whole', async () => {
+        await ws.write({ 'wide/huge.txt': `start é"\\\t ${'ab"\\é\u0001'.repeat(500_000)} needle end\nneedle second line\n` });
+        try {
+          const result = await registry.execute('search_text', { pattern: 'needle' });
+          const [first, second] = result.split('\n');
+          assert.ok(first.startsWith('wide/huge.txt:1: start é"\\\t ab"\\é\u0001ab'), first.slice(0, 60));
+          assert.ok(first.length < 400 && first.endsWith('…'), `${first.length}`);
+          assert.equal(second, 'wide/huge.txt:2: needle second line');
+        } finally {
+          await fs.rm(ws.path('wide'), { recursive: true });
+        }
+      });
+
+      it('stops when aborted, before or during the call, and leaves no worker behind', async () => {
+        const before = new AbortController();
+        before.abort(new Error('stopped by test'));
+        assert.match(await registry.execute('search_text', { pattern: 'hello' }, { signal: before.signal }), /stopped before it started/);
+        const during = new AbortController();
+        const call = registry.execute('search_text', { pattern: 'hello' }, { signal: during.signal });
+        during.abort(new Error('stopped by test'));
+        assert.match(await call, /^Stopped/);
+        assert.equal(liveSearchWorkers(), 0);
       });
     });
 
@@ -148,6 +192,26 @@ for (const engine of ['ripgrep', 'node fallback'] as const) {
         assert.match(result, new RegExp(`Showing ${LIMITS.searchFilesDefaultResults} of ${LIMITS.searchFilesDefaultResults + 7} files`));
         await fs.rm(ws.path('many'), { recursive: true });
       });
+    });
+  });
+}
+
+for (const engine of ['ripgrep', 'node fallback'] as const) {
+  describe(`search tools in a multi-root workspace (${engine})`, () => {
+    it('search every root; paths of other roots start with "<folderName>/", and a glob may too', async () => {
+      const ws = await TempWorkspace.create({ 'main/a.md': 'needle main\n', 'main/z/b.md': 'x\n', 'other/c.md': 'needle other\n', 'other/docs/d.md': 'x\n' });
+      try {
+        const registry = createDefaultToolRegistry(contextFor(ws.path('main'), {
+          rgPath: engine === 'ripgrep' ? bundledRipgrep() : undefined,
+          workspaceRoots: { main: ws.path('main'), other: ws.path('other') },
+        }));
+        assert.equal(await registry.execute('search_files', { pattern: '*.md' }), 'a.md\nz/b.md\nother/c.md\nother/docs/d.md');
+        assert.equal(await registry.execute('search_files', { pattern: 'other/docs/*.md' }), 'other/docs/d.md');
+        assert.equal(await registry.execute('search_files', { pattern: 'other/*.md', maxResults: 1 }), 'other/c.md');
+        assert.equal(await registry.execute('search_text', { pattern: 'needle' }), 'a.md:1: needle main\nother/c.md:1: needle other');
+      } finally {
+        await ws.dispose();
+      }
     });
   });
 }

@@ -10,17 +10,7 @@ export async function activateToolbelt(): Promise<ToolbeltApi> {
   return extension.activate();
 }
 
-/** Polls until `check` returns a truthy value (settings events arrive asynchronously). */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await check();
-    if (last) return last as NonNullable<T>;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`Timed out waiting for ${what} (last value: ${JSON.stringify(last)})`);
-}
+export { waitFor } from '../support/waitFor';
 
 export function registryConfig() {
   return vscode.workspace.getConfiguration('toolbelt');

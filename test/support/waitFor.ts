@@ -1,6 +1,6 @@
 /**
  * Polls `check` until it returns a truthy value and returns that value; throws naming `what` (and the
- * last value seen) when `timeoutMs` passes first. Same contract as test/integration/helpers.ts, without vscode.
+ * last value seen) when `timeoutMs` passes first. The one poll helper of every suite.
  */
 export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

@@ -31,6 +31,16 @@ export type TranscriptItem =
 
 export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel';
 
+/** How full the model's context window was for the latest request. */
+export interface ContextMeter {
+  tokens: number;
+  contextTokens: number;
+  /** `estimate` before a request; `reported` is the service's own count. */
+  measured: 'estimate' | 'reported';
+  shortenedResults: number;
+  droppedMessages: number;
+}
+
 export interface ChatViewState {
   conversationId: string;
   title: string;
@@ -40,6 +50,7 @@ export interface ChatViewState {
   model: string;
   /** Names of the tools the model is offered. */
   activeTools: string[];
+  context?: ContextMeter;
 }
 
 export type HostMessage =
@@ -52,10 +63,11 @@ export type HostMessage =
   /** The model or the active tools changed. */
   | { type: 'meta'; provider: string; model: string; activeTools: string[] }
   | { type: 'reply'; id: string; ok: boolean; error?: string }
+  | { type: 'context'; context: ContextMeter }
   | { type: 'focusInput' };
 
-export type ViewCommand = 'newChat' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools';
-export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools'];
+export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools';
+export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools'];
 export type ApprovalDecision = 'allow' | 'allowForChat' | 'deny';
 
 export type WebviewMessage =

@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentOptions } from '../agent/agent';
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ChatProvider } from '../providers/types';
-import type { ApprovalDecision, ChatViewState, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
+import type { ApprovalDecision, ChatViewState, ContextMeter, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { ConfirmationRequest } from '../tools/types';
 import { ApprovalBroker } from './approvals';
@@ -68,6 +68,7 @@ export class ChatController {
   private currentToolItem: string | undefined;
   private nextItem = 1;
   private turn = 0;
+  private fittedTurn = -1;
 
   constructor(
     private readonly env: ChatEnvironment,
@@ -105,6 +106,7 @@ export class ChatController {
       provider,
       model,
       activeTools: this.env.activeTools(),
+      context: this.conversation.context,
     };
   }
 
@@ -162,6 +164,22 @@ export class ChatController {
   /** Starts a fresh conversation; the current one is kept in history. */
   newConversation(): void {
     this.load(newConversation());
+  }
+
+  /** Starts a fresh conversation that carries a summary of this one, so the model starts with an empty window but not from nothing. */
+  newConversationWithSummary(): void {
+    const summary = summarizeConversation(this.conversation.messages);
+    const earlier = this.conversation.title;
+    const next = newConversation();
+    if (summary) {
+      next.title = `${titleFrom(earlier)} (continued)`;
+      next.messages = [
+        { role: 'user', content: `Here is a summary of our earlier chat "${earlier}", to continue from:\n\n${summary}` },
+        { role: 'assistant', content: 'Understood: I have the summary of our earlier chat and will continue from it.' },
+      ];
+      next.items = [{ kind: 'notice', id: `item-${next.id}-1`, text: `Continued from "${earlier}": the model has a summary of it.` }];
+    }
+    this.load(next);
   }
 
   load(conversation: StoredConversation): void {
@@ -246,6 +264,9 @@ export class ChatController {
             this.currentToolItem = undefined;
             break;
           }
+          case 'context':
+            this.showContext(event.usage);
+            break;
           case 'done':
             closeAssistant();
             reply = event.text;
@@ -263,6 +284,24 @@ export class ChatController {
     } finally {
       if (agent) this.conversation.messages = [...agent.history];
     }
+  }
+
+  /** The header's meter, and once per turn a line saying what was left out to fit the window. */
+  private showContext(usage: ContextMeter): void {
+    const { tokens, contextTokens, measured, shortenedResults, droppedMessages } = usage;
+    this.conversation.context = { tokens, contextTokens, measured, shortenedResults, droppedMessages };
+    this.post({ type: 'context', context: this.conversation.context });
+    if (measured !== 'estimate' || (shortenedResults === 0 && droppedMessages === 0) || this.fittedTurn === this.turn) return;
+    this.fittedTurn = this.turn;
+    const parts = [
+      shortenedResults ? `${shortenedResults} older tool result${shortenedResults === 1 ? ' was' : 's were'} shortened` : '',
+      droppedMessages ? `${droppedMessages} older message${droppedMessages === 1 ? ' was' : 's were'} left out (the model got a summary of them)` : '',
+    ].filter(Boolean);
+    this.upsert({
+      kind: 'notice',
+      id: this.itemId(),
+      text: `To fit the model's context window (${contextTokens.toLocaleString('en-US')} tokens), ${parts.join(' and ')}. Start a new chat with a summary to begin afresh.`,
+    });
   }
 
   private upsert(item: TranscriptItem): void {

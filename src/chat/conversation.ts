@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../providers/types';
-import type { TranscriptItem } from '../protocol';
+import type { ContextMeter, TranscriptItem } from '../protocol';
 
 /** A chat as it is kept between window reloads: what the model saw, and what the person saw. */
 export interface StoredConversation {
@@ -9,6 +9,8 @@ export interface StoredConversation {
   updatedAt: number;
   messages: ChatMessage[];
   items: TranscriptItem[];
+  /** Context use of the latest request. */
+  context?: ContextMeter;
 }
 
 /** Tool results longer than this are cut in storage; the model already read them whole. */

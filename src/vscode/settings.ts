@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import type { ToolCallingMode } from '../providers/types';
 import type { ProviderName } from '../tools/formats';
+
+const TOOL_CALLING_MODES: readonly ToolCallingMode[] = ['auto', 'native', 'prompt'];
 
 export const SECTION = 'toolbelt';
 export const REGISTRY_KEY = 'tools.registry';
@@ -12,6 +15,9 @@ export interface ToolbeltSettings {
   sessionContextFile: string;
   maxToolRounds: number;
   requestTimeoutSeconds: number;
+  toolCalling: ToolCallingMode;
+  /** 0: the model's own window. */
+  contextWindow: number;
 }
 
 export function readSettings(): ToolbeltSettings {
@@ -25,6 +31,8 @@ export function readSettings(): ToolbeltSettings {
     sessionContextFile: config.get<string>('sessionContextFile', '') || '.toolbelt/session-context.md',
     maxToolRounds: clampInteger(config.get<number>('chat.maxToolRounds', 25), 1, 200, 25),
     requestTimeoutSeconds: clampInteger(config.get<number>('chat.requestTimeoutSeconds', 60), 5, 600, 60),
+    toolCalling: oneOf(config.get<string>('toolCalling', 'auto'), TOOL_CALLING_MODES, 'auto'),
+    contextWindow: clampInteger(config.get<number>('chat.contextWindow', 0), 0, 10_000_000, 0),
   };
 }
 
@@ -61,7 +69,7 @@ export class SettingsWatcher implements vscode.Disposable {
       if (!event.affectsConfiguration(SECTION) && !excludes) return;
       this.emitter.fire({
         registry: event.affectsConfiguration(`${SECTION}.${REGISTRY_KEY}`),
-        chat: ['provider', 'model', 'baseUrl', 'systemPrompt', 'chat'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
+        chat: ['provider', 'model', 'baseUrl', 'systemPrompt', 'chat', 'toolCalling'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
         excludes,
       });
     });
@@ -76,4 +84,8 @@ export class SettingsWatcher implements vscode.Disposable {
 function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, Math.round(value)));
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { BUILTIN_MANIFEST, findBuiltin } from '../tools/manifest';
+import { processIsolation } from '../tools/processIsolation';
 import { ToolManager, type ApplyResult, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
@@ -19,6 +20,7 @@ export class WorkspaceTools implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private readonly disposables: vscode.Disposable[] = [this.emitter];
   private lastReport = '';
+  private isolationDescribed = false;
   private lastResult: ApplyResult = { warnings: [], errors: [] };
 
   constructor(
@@ -28,7 +30,7 @@ export class WorkspaceTools implements vscode.Disposable {
     watcher: SettingsWatcher,
   ) {
     this.manager = new ToolManager({ context, logger: log, trusted: vscode.workspace.isTrusted, toggles: persistedToggles(state, log) });
-    this.disposables.push(this.manager.onDidChange(() => this.emitter.fire()));
+    this.disposables.push(this.manager.onDidChange(() => (this.emitter.fire(), this.describeIsolationOnce())));
     this.disposables.push(watcher.onDidChange((change) => change.registry && this.reload()));
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -50,7 +52,18 @@ export class WorkspaceTools implements vscode.Disposable {
     this.lastResult = result;
     this.log.info(`Registry applied: ${this.manager.registry.getToolNames().join(', ') || 'no tools'}.`);
     this.report(result);
+    this.describeIsolationOnce();
     return result;
+  }
+
+  /** Says in the log, once run_bash is active, how its commands are contained on this machine. */
+  private describeIsolationOnce(): void {
+    if (this.isolationDescribed || !this.manager.registry.isToolEnabled('run_bash')) return;
+    this.isolationDescribed = true;
+    void processIsolation().then(
+      (isolation) => this.log.info(`run_bash: ${isolation.detail}`),
+      (error: unknown) => this.log.warn(`run_bash: could not tell how commands are contained: ${String(error)}`),
+    );
   }
 
   /** The warnings and errors of the last time the settings were applied. */
@@ -119,10 +132,10 @@ export class WorkspaceTools implements vscode.Disposable {
     if (problems.length === 0) return;
     const summary = problems.length === 1 ? problems[0] : `${problems.length} problems in toolbelt.tools.registry; the first: ${problems[0]}`;
     const show = result.errors.length > 0 ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-    void show(`Toolbelt: ${summary}`, 'Open Log', 'Open Settings').then((choice) => {
+    void show(`Toolbelt: ${summary}`, 'Open Log', 'Open Settings').then(async (choice) => {
       if (choice === 'Open Log') this.log.show(true);
-      else if (choice === 'Open Settings') void vscode.commands.executeCommand('toolbelt.tools.openSettings');
-    });
+      else if (choice === 'Open Settings') await vscode.commands.executeCommand('toolbelt.tools.openSettings');
+    }).then(undefined, (error: unknown) => this.log.warn(`Could not open the tool settings: ${String(error)}`));
   }
 }
 

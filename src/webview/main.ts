@@ -1,4 +1,4 @@
-import type { ChatViewState, HostMessage, WebviewMessage } from '../protocol';
+import type { ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '../protocol';
 import './chat.css';
 import { button, el, TranscriptView } from './transcript';
 
@@ -16,7 +16,10 @@ const root = document.getElementById('toolbelt-chat')!;
 const header = el('header', 'chat-header');
 const modelButton = button('', 'model-switch', () => post({ type: 'command', command: 'switchModel' }));
 modelButton.title = 'Switch provider or model';
-header.append(modelButton);
+const meter = el('span', 'context-meter');
+meter.setAttribute('role', 'status');
+meter.hidden = true;
+header.append(modelButton, meter);
 
 const scroller = el('main', 'transcript-scroller');
 const welcome = el('section', 'welcome');
@@ -76,8 +79,32 @@ function setMeta(provider: string, model: string, tools: string[]): void {
   welcome.append(title, text, button('Manage tools', 'link-button', () => post({ type: 'command', command: 'openTools' })));
 }
 
+/** "3.1k / 32k · 10%": how full the model's context window was for the latest request. */
+function setContext(context: ContextMeter | undefined): void {
+  meter.hidden = !context;
+  if (!context) return;
+  const percent = Math.min(999, Math.round((context.tokens / Math.max(1, context.contextTokens)) * 100));
+  meter.textContent = `${compact(context.tokens)} / ${compact(context.contextTokens)} · ${percent}%`;
+  meter.classList.toggle('context-full', percent >= 80);
+  const fitted = [
+    context.shortenedResults ? `${context.shortenedResults} older tool results shortened` : '',
+    context.droppedMessages ? `${context.droppedMessages} older messages left out` : '',
+  ].filter(Boolean);
+  meter.title =
+    `Context window: ${context.tokens.toLocaleString('en-US')} of ${context.contextTokens.toLocaleString('en-US')} tokens ` +
+    `(${context.measured === 'reported' ? "the service's count" : 'estimated'}) for the latest request.` +
+    (fitted.length ? ` To fit: ${fitted.join(', ')}.` : '');
+}
+
+function compact(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
 function applyState(state: ChatViewState): void {
   setMeta(state.provider, state.model, state.activeTools);
+  setContext(state.context);
   transcript.reset(state.items);
   updateWelcome();
   setBusy(state.busy);
@@ -141,6 +168,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'meta':
       setMeta(message.provider, message.model, message.activeTools);
+      break;
+    case 'context':
+      setContext(message.context);
       break;
     case 'reply':
       if (!message.ok && pendingSend?.id === message.id) {

@@ -233,3 +233,68 @@ describe('markdown nesting cap (the panel’s renderer)', () => {
     assert.equal(flattenDeepNesting(normal), normal, 'ordinary nesting and fenced code are untouched');
   });
 });
+
+describe('ChatController: context window in sight', () => {
+  let server: ModelServer;
+  before(async () => {
+    server = await ModelServer.start();
+  });
+  after(() => server.close());
+
+  function controllerFor(contextTokens: number, saved: StoredConversation[] = []) {
+    const manager = new ToolManager({ context: { systemPrompt: '', sessionContext: '', sessionContextFilePath: 'x.md', workspaceRoot: process.cwd() } });
+    const env: ChatEnvironment = {
+      registry: manager.registry,
+      setup: async () => ({ provider: new OpenAIProvider({ apiKey: 'k', baseURL: server.openaiBaseUrl, model: 'm', maxRetries: 0, contextTokens }), systemPrompt: 'Be brief.', maxToolRounds: 5 }),
+      loadAgent: async () => Agent,
+      save: (conversation) => saved.push(structuredClone(conversation)),
+      activeTools: () => [],
+      describeModel: () => ({ provider: 'openai', model: 'm' }),
+    };
+    const controller = new ChatController(env);
+    const messages: HostMessage[] = [];
+    controller.onMessage((message) => messages.push(message));
+    return { controller, messages };
+  }
+
+  it('sends the header its context use and keeps it with the conversation', async () => {
+    server.reset();
+    const saved: StoredConversation[] = [];
+    const { controller, messages } = controllerFor(50_000, saved);
+    server.enqueue({ text: 'Hi.' });
+    await controller.send('hello');
+    const context = messages.filter((m) => m.type === 'context').map((m) => (m as Extract<HostMessage, { type: 'context' }>).context);
+    // The streamed OpenAI format reports no usage, so the estimate is what the header shows.
+    assert.deepEqual(context.map((c) => c.measured), ['estimate']);
+    assert.equal(context[0].contextTokens, 50_000);
+    assert.ok(context[0].tokens > 5 && context[0].tokens < 50);
+    assert.deepEqual(controller.state().context, context[0]);
+    assert.deepEqual(saved.at(-1)?.context, context[0]);
+  });
+
+  it('says once per turn what was left out to fit, and starts a new chat carrying a summary', async () => {
+    server.reset();
+    const { controller } = controllerFor(3000);
+    for (let i = 0; i < 6; i++) {
+      server.enqueue({ text: `Answer ${i}: ${'words '.repeat(300)}` });
+      await controller.send(`Question ${i}: ${'why '.repeat(200)}`);
+    }
+    const notices = controller.state().items.filter((i) => i.kind === 'notice').map((i) => (i as { text: string }).text);
+    assert.ok(notices.length >= 1);
+    assert.ok(notices.length <= 6, 'at most one a turn');
+    assert.match(notices[0], /To fit the model's context window \(3,000 tokens\), \d+ older messages? (was|were) left out/);
+    const sent = server.requests.at(-1)!.body.messages as { content: string }[];
+    assert.match(sent[1].content, /left out to fit the model's context window/);
+
+    controller.newConversationWithSummary();
+    const state = controller.state();
+    assert.match(state.title, /\(continued\)$/);
+    assert.deepEqual(state.items.map((i) => i.kind), ['notice']);
+    server.enqueue({ text: 'Continuing.' });
+    await controller.send('go on');
+    const first = (server.requests.at(-1)!.body.messages as { role: string; content: string }[])[1];
+    assert.equal(first.role, 'user');
+    assert.match(first.content, /^Here is a summary of our earlier chat "Question 0: why why/);
+    assert.match(first.content, /\*\*User:\*\* Question 5/);
+  });
+});

@@ -17,6 +17,10 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
       chat.controller.newConversation();
       await focus();
     }),
+    vscode.commands.registerCommand('toolbelt.chat.newWithSummary', async () => {
+      chat.controller.newConversationWithSummary();
+      await focus();
+    }),
     vscode.commands.registerCommand('toolbelt.chat.stop', () => chat.controller.stop()),
     vscode.commands.registerCommand('toolbelt.chat.history', async () => {
       const current = chat.controller.conversationId;

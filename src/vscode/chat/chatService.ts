@@ -113,6 +113,8 @@ export class ChatService implements vscode.Disposable {
       baseUrl: settings.baseUrl || undefined,
       apiKey,
       idleTimeoutMs: settings.requestTimeoutSeconds * 1000,
+      toolCalling: settings.toolCalling,
+      contextTokens: settings.contextWindow || undefined,
     };
     const key = createHash('sha256').update(JSON.stringify(config)).digest('hex');
     if (this.provider?.key !== key) {

@@ -8,6 +8,7 @@ export const CHAT_VIEW = 'toolbelt.chat';
 
 const VIEW_COMMANDS: Record<ViewCommand, string> = {
   newChat: 'toolbelt.newChat',
+  newChatWithSummary: 'toolbelt.chat.newWithSummary',
   history: 'toolbelt.chat.history',
   switchModel: 'toolbelt.chat.switchModel',
   setApiKey: 'toolbelt.setApiKey',

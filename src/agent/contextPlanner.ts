@@ -1,5 +1,5 @@
 import { outputReserve, resolveLimits, type ModelLimits } from '../providers/contextWindow';
-import { estimateTokens } from '../providers/tokens';
+import { estimateTokens, toolTokens } from '../providers/tokens';
 import type { ChatMessage, ChatProvider } from '../providers/types';
 import type { ChatTool } from '../tools/interface';
 import { fitConversation } from './contextBudget';
@@ -24,8 +24,6 @@ export interface PlannedRequest {
   /** The raw estimate, to calibrate against the service's count. */
   estimatedTokens: number;
 }
-
-const schemaTokens = new WeakMap<ChatTool, number>();
 
 /**
  * Fits every request into the model's context window. Token counts are estimates (about four
@@ -84,14 +82,4 @@ export class ContextPlanner {
     }
     return limits;
   }
-}
-
-/** Tokens one tool's schema adds to every request. */
-export function toolTokens(tool: ChatTool): number {
-  let tokens = schemaTokens.get(tool);
-  if (tokens === undefined) {
-    tokens = 8 + estimateTokens(JSON.stringify(tool.function));
-    schemaTokens.set(tool, tokens);
-  }
-  return tokens;
 }

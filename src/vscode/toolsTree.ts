@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { toolTokens } from '../providers/tokens';
 import { findBuiltin, summaryOf } from '../tools/manifest';
 import type { RegisteredTool } from '../tools/toolManager';
 import type { ToolDefinition, ToolRisk } from '../tools/types';
@@ -119,8 +120,11 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     item.contextValue = `toolbelt.group.${group}`;
     if (group === 'active') {
       const enabled = active.filter((t) => t.enabled).length;
-      item.description = active.length ? `${enabled} of ${active.length} enabled` : 'none';
-      item.tooltip = 'Tools registered in toolbelt.tools.registry. Checked tools are offered to the chat.';
+      const cost = this.schemaCost();
+      item.description = active.length ? `${enabled} of ${active.length} enabled${cost ? ` · ~${formatTokens(cost)} tokens` : ''}` : 'none';
+      item.tooltip =
+        'Tools registered in toolbelt.tools.registry. Checked tools are offered to the chat.' +
+        (cost ? `\n\nTheir schemas add about ${cost.toLocaleString('en-US')} tokens to every request to the model.` : '');
       item.accessibilityInformation = { label: `Active tools, ${item.description}` };
     } else {
       const count = this.tools.available().count - active.length;
@@ -131,12 +135,21 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     return item;
   }
 
+  /** Tokens the enabled tools' schemas (or one tool's) add to every request, as the model is sent them. */
+  private schemaCost(name?: string): number {
+    return this.tools.manager.registry
+      .getEnabledSchemas()
+      .filter((schema) => name === undefined || schema.function.name === name)
+      .reduce((sum, schema) => sum + toolTokens(schema), 0);
+  }
+
   private activeItem(tool: RegisteredTool): vscode.TreeItem {
     const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
     item.id = `active:${tool.name}`;
     const locked = !this.tools.trusted && tool.risk !== 'read';
     item.iconPath = new vscode.ThemeIcon(locked ? 'lock' : RISK_ICONS[tool.risk].icon);
-    item.description = tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked);
+    const tokens = this.schemaCost(tool.name);
+    item.description = `${tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked)}${tool.enabled ? ` · ~${formatTokens(tokens)} tokens` : ''}`;
     item.checkboxState = {
       state: tool.enabled ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
       tooltip: locked ? 'Trust this workspace to enable this tool' : tool.enabled ? 'Enabled for the chat: uncheck to disable' : 'Disabled: check to offer it to the chat',
@@ -158,6 +171,11 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     item.accessibilityInformation = { label: `${tool.name}, ${RISK_ICONS[tool.risk].label}, available` };
     return item;
   }
+}
+
+/** "850", "1.2k": the size of a tool schema as a person reads it. */
+function formatTokens(tokens: number): string {
+  return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
 }
 
 function riskText(tool: RegisteredTool, locked: boolean): string {

@@ -156,7 +156,8 @@ export class Workbench {
    * own optimistic flip in the workbench.
    */
   async waitForActiveSummary(text: string, timeoutMs = 20_000): Promise<void> {
-    const summary = new RegExp(`^\\s*Active\\s*${text}\\s*$`);
+    // The summary may go on with the schemas' token cost ("· ~1.2k tokens").
+    const summary = new RegExp(`^\\s*Active\\s*${text}(\\s*·[^]*)?\\s*$`);
     await this.toolsTree.locator('[role=treeitem][aria-level="1"]', { hasText: summary }).first().waitFor({ timeout: timeoutMs });
   }
 

@@ -88,6 +88,22 @@ describe('Toolbelt in a real VS Code extension host', function () {
       assert.equal(list[1].parameters.required?.[0], 'path');
     });
 
+    it('shows what each enabled tool schema costs in tokens, and the total a request carries', async () => {
+      await setRegistry([{ name: 'calculator' }, { name: 'read_file' }]);
+      const rows = await waitFor(() => {
+        const all = api.views.toolsTree();
+        return all.some((r) => r.id === 'active:read_file') ? all : undefined;
+      }, 'both tools listed');
+      const cost = (id: string) => {
+        const match = /~(\d+) tokens/.exec(rows.find((r) => r.id === id)?.description ?? '');
+        return match ? Number(match[1]) : NaN;
+      };
+      const calculator = cost('active:calculator');
+      const readFile = cost('active:read_file');
+      assert.ok(calculator > 20 && readFile > calculator, `calculator ~${calculator}, read_file ~${readFile}`);
+      assert.match(rows.find((r) => r.id === 'group:active')?.description ?? '', new RegExp(`^2 of 2 enabled · ~${calculator + readFile} tokens$`));
+    });
+
     it('applies a description override', async () => {
       await setRegistry([{ name: 'calculator', description: 'Does sums for the team' }]);
       const tool = await waitFor(() => api.tools.list().find((t) => t.description === 'Does sums for the team'), 'the override');

@@ -6,9 +6,13 @@ export type ToolCardStatus = 'pending' | 'awaiting_approval' | 'running' | 'ok' 
 export interface ApprovalView {
   requestId: string;
   summary: string;
-  reason: 'destructive' | 'protected';
+  reason: 'destructive' | 'protected' | 'sensitive' | 'command' | 'write';
   /** What "Allow for this chat" covers, in words, e.g. `Allow this exact command for this chat`. */
   scope?: string;
+  /** For a command: the parts no rule allows. */
+  parts?: string[];
+  /** The change can be reviewed in a diff editor before deciding. */
+  reviewable?: boolean;
 }
 
 export type TranscriptItem =

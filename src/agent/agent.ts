@@ -1,125 +1,40 @@
-import * as path from 'node:path';
-import { abortedError, ProviderError } from '../providers/errors';
-import { MAX_ANSWER_CHARS } from '../providers/limits';
-import { generatedCallId, linkedController } from '../providers/streaming';
-import type { ChatMessage, ChatProvider, ToolCall } from '../providers/types';
+import type { ChatProvider } from '../providers/types';
 import { createDefaultToolRegistry } from '../tools/factory';
-import type { ChatTool, ExecutableTool, ToolStatus } from '../tools/interface';
-import { ToolRegistry } from '../tools/registry';
+import type { ExecutableTool } from '../tools/interface';
+import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
-import { ContextPlanner, type ContextUsage } from './contextPlanner';
-import { DEFAULT_SYSTEM_PROMPT } from './prompt';
-import { summarizeConversation } from './sessionSummary';
-import { MAX_TOOL_CALLS_PER_REPLY, parseToolArguments, tooManyCallsError } from './toolArguments';
+import { AgentLoop, type AgentLoopOptions, type AgentSettings } from './agentLoop';
 
-export const DEFAULT_MAX_TOOL_ROUNDS = 25;
-export const DEFAULT_SESSION_CONTEXT_FILE = '.toolbelt/session-context.md';
-export { DEFAULT_SYSTEM_PROMPT, MAX_ANSWER_CHARS, MAX_TOOL_CALLS_PER_REPLY };
+export {
+  AgentLoop,
+  ANSWER_CUT_NOTICE,
+  DEFAULT_MAX_TOOL_ROUNDS,
+  DEFAULT_SESSION_CONTEXT_FILE,
+  DEFAULT_SYSTEM_PROMPT,
+  MAX_ANSWER_CHARS,
+  MAX_TOOL_CALLS_PER_REPLY,
+} from './agentLoop';
+export type { AgentEvent, AgentLoopOptions, AgentSettings, ToolCallStatus, TurnOptions } from './agentLoop';
 
-/** Streamed after an answer cut at MAX_ANSWER_CHARS, and kept with it in the conversation. */
-export const ANSWER_CUT_NOTICE = `\n\n_[The answer was cut at ${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters; the rest was not read. Ask for a shorter answer or for it in parts.]_`;
-
-export interface AgentOptions {
+export interface AgentOptions extends AgentSettings {
+  /** The tools to offer and run; without one, the default registry (every builtin, `remove` and `run_bash` off). */
   toolRegistry?: ToolRegistry;
-  workspaceRoot?: string;
-  systemPrompt?: string;
-  sessionContextFilePath?: string;
-  /** Rounds of tool calls one turn may take before the Agent stops it. */
-  maxToolRounds?: number;
-  /** A conversation to continue (e.g. restored after a window reload). */
-  history?: ChatMessage[];
-  /** For the default registry: asked before destructive calls and protected writes. */
-  confirm?: ToolContext['confirm'];
-  rgPath?: string;
-}
-
-export type ToolCallStatus = ToolStatus;
-
-export type AgentEvent =
-  | { type: 'text'; text: string }
-  /** The model started a tool call; its arguments are still arriving. */
-  | { type: 'tool_call_pending'; id: string; name: string }
-  | { type: 'tool_call_start'; id: string; name: string; arguments: string }
-  | { type: 'tool_call_end'; id: string; name: string; arguments: string; result: string; status: ToolCallStatus; durationMs: number }
-  | { type: 'error'; message: string; error: ProviderError }
-  /** How full the model's context window is: before each request (estimate) and after it (the service's count). */
-  | { type: 'context'; usage: ContextUsage }
-  /** `truncated`: the last answer was cut at MAX_ANSWER_CHARS (the notice is in the text). */
-  | { type: 'done'; text: string; reason: 'stop' | 'max_rounds' | 'aborted'; truncated?: boolean };
-
-export interface TurnOptions {
-  signal?: AbortSignal;
 }
 
 /**
- * The chat / tool-call loop: sends the conversation and the enabled tools to the model, runs
- * the tools it calls (in order, through the registry), and goes on until the model answers
- * without tools, the round cap is reached, or the caller aborts. A provider failure leaves the
- * conversation as it was before the failed request, so `resume()` can go on from there.
+ * The Agent for plain Node: the chat / tool-call loop (AgentLoop) over a ToolRegistry, the
+ * default one when none is given, with conveniences to change its tools.
  */
-export class Agent {
-  readonly toolRegistry: ToolRegistry;
-  readonly context: ToolContext;
-  private messages: ChatMessage[];
-  private systemPrompt: string;
-  private readonly maxToolRounds: number;
-  private systemMessage: { role: 'system'; content: string } | undefined;
-  private readonly planner = new ContextPlanner();
+export class Agent extends AgentLoop {
+  declare readonly toolRegistry: ToolRegistry;
 
-  constructor(
-    private provider: ChatProvider,
-    options: AgentOptions = {},
-  ) {
-    this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-    this.maxToolRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    this.messages = [...(options.history ?? [])];
-    const sessionContextFilePath = options.sessionContextFilePath ?? DEFAULT_SESSION_CONTEXT_FILE;
-    const workspaceRoot = path.resolve(options.workspaceRoot ?? process.cwd());
-    const live = { systemPrompt: () => this.systemPrompt, sessionContext: () => this.sessionContext };
-    this.context = {
-      get systemPrompt() {
-        return live.systemPrompt();
-      },
-      get sessionContext() {
-        return live.sessionContext();
-      },
-      sessionContextFilePath,
-      workspaceRoot,
-      confirm: options.confirm,
-      rgPath: options.rgPath,
-    };
-    this.toolRegistry = options.toolRegistry ?? createDefaultToolRegistry(this.context);
+  constructor(provider: ChatProvider, options: AgentOptions = {}) {
+    // A missing registry is filled in by defaultToolRegistry below.
+    super(provider, options as AgentLoopOptions);
   }
 
-  /** The conversation so far (without the system prompt). */
-  get history(): readonly ChatMessage[] {
-    return this.messages;
-  }
-
-  /** A markdown summary of the conversation so far, for save_session_context. */
-  get sessionContext(): string {
-    return summarizeConversation(this.messages);
-  }
-
-  get currentProvider(): ChatProvider {
-    return this.provider;
-  }
-
-  /** Switches model or service; the conversation goes on with the new one. */
-  setProvider(provider: ChatProvider): void {
-    this.provider = provider;
-  }
-
-  getSystemPrompt(): string {
-    return this.systemPrompt;
-  }
-
-  setSystemPrompt(prompt: string): void {
-    this.systemPrompt = prompt;
-  }
-
-  getTools(): ChatTool[] {
-    return this.toolRegistry.getEnabledSchemas();
+  protected override defaultToolRegistry(context: ToolContext): ToolRegistry {
+    return createDefaultToolRegistry(context);
   }
 
   addTool(tool: ExecutableTool): void {
@@ -137,186 +52,4 @@ export class Agent {
   disableTool(name: string): void {
     this.toolRegistry.disable(name);
   }
-
-  saveContext(reason: string): Promise<string> {
-    return this.toolRegistry.execute('save_session_context', { reason });
-  }
-
-  /** Forgets the conversation (the system prompt stays). */
-  clearContext(): void {
-    this.messages = [];
-  }
-
-  /** One turn, answered as one JSON reply per model call; resolves with the reply text. */
-  async chat(message: string, options: TurnOptions = {}): Promise<string> {
-    this.messages.push({ role: 'user', content: message });
-    return finalText(this.run(false, options.signal));
-  }
-
-  /** One turn, streamed: text deltas, tool calls starting and finishing, then done. */
-  streamChat(message: string, options: TurnOptions = {}): AsyncIterable<AgentEvent> {
-    this.messages.push({ role: 'user', content: message });
-    return this.run(true, options.signal);
-  }
-
-  /**
-   * Goes on from where a failed or stopped turn left off, without sending anything twice:
-   * the user's message and any finished tool results are already in the conversation.
-   */
-  resume(options: TurnOptions & { stream?: boolean } = {}): AsyncIterable<AgentEvent> {
-    return this.run(options.stream ?? true, options.signal);
-  }
-
-  /** Whether the conversation ends with something the model has not answered yet. */
-  get canResume(): boolean {
-    const last = this.messages[this.messages.length - 1];
-    return last !== undefined && (last.role === 'user' || last.role === 'tool');
-  }
-
-  private async *run(stream: boolean, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
-    const replies: string[] = [];
-    if (!this.canResume) {
-      yield { type: 'done', text: '', reason: 'stop' };
-      return;
-    }
-    for (let round = 1; ; round++) {
-      let text = '';
-      let cut = false;
-      const calls: ToolCall[] = [];
-      // Our own handle on the request, so an answer past the limit can stop the download.
-      const request = linkedController(signal);
-      try {
-        if (signal?.aborted) throw abortedError(this.provider.name);
-        const tools = this.getTools();
-        const planned = await this.planner.plan(this.provider, this.systemMessageNow(), tools, this.messages, request.signal);
-        yield { type: 'context', usage: planned.usage };
-        for await (const event of this.provider.stream({ messages: planned.messages, tools, stream, signal: request.signal })) {
-          if (event.type === 'text') {
-            if (text.length + event.text.length > MAX_ANSWER_CHARS) {
-              const kept = event.text.slice(0, MAX_ANSWER_CHARS - text.length);
-              text += kept + ANSWER_CUT_NOTICE;
-              if (kept) yield { type: 'text', text: kept };
-              yield { type: 'text', text: ANSWER_CUT_NOTICE };
-              cut = true;
-              request.abort();
-              break;
-            }
-            text += event.text;
-            yield { type: 'text', text: event.text };
-          } else if (event.type === 'done') {
-            const reported = event.usage?.inputTokens;
-            this.planner.calibrate(planned.estimatedTokens, reported);
-            if (reported) yield { type: 'context', usage: { ...planned.usage, tokens: reported, measured: 'reported' } };
-          } else if (event.type === 'tool_call_begin') {
-            yield { type: 'tool_call_pending', id: event.id, name: event.name };
-          } else if (event.type === 'tool_call') {
-            calls.push(event.call);
-          }
-        }
-      } catch (error) {
-        // After a cut, the provider may still complain while its stopped request is torn down.
-        if (!cut || signal?.aborted) {
-          const failure = asProviderError(error, this.provider.name);
-          if (failure.kind === 'aborted') {
-            // What the user saw streaming stays in the conversation, as in any chat.
-            if (text) this.messages.push({ role: 'assistant', content: text });
-            yield { type: 'done', text: joinReplies([...replies, text]), reason: 'aborted' };
-            return;
-          }
-          yield { type: 'error', message: failure.message, error: failure };
-          throw failure;
-        }
-      } finally {
-        request.release();
-      }
-      replies.push(text);
-      // A cut answer ends the turn: any tool calls after the cut were never read whole.
-      if (cut) calls.length = 0;
-      // Each result must answer exactly one call: a repeated id gets a fresh one.
-      const ids = new Set<string>();
-      for (const call of calls) {
-        if (ids.has(call.id)) call.id = generatedCallId();
-        ids.add(call.id);
-      }
-      this.messages.push(calls.length ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text });
-      if (calls.length === 0) {
-        yield { type: 'done', text: joinReplies(replies), reason: 'stop', ...(cut ? { truncated: true } : {}) };
-        return;
-      }
-      if (round > this.maxToolRounds) {
-        for (const call of calls) this.answer(call, `Not run: this turn reached its limit of ${this.maxToolRounds} rounds of tool calls.`);
-        const notice = `\n\n_Stopped: this turn reached its limit of ${this.maxToolRounds} rounds of tool calls (toolbelt.chat.maxToolRounds). Send a message to go on._`;
-        yield { type: 'text', text: notice };
-        yield { type: 'done', text: joinReplies([...replies, notice.trim()]), reason: 'max_rounds' };
-        return;
-      }
-      for (const [index, call] of calls.entries()) {
-        if (index < MAX_TOOL_CALLS_PER_REPLY) {
-          yield* this.runTool(call, signal);
-          continue;
-        }
-        const refusal = tooManyCallsError(call.name);
-        this.answer(call, refusal);
-        yield { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result: refusal, status: 'error', durationMs: 0 };
-      }
-      if (signal?.aborted) {
-        yield { type: 'done', text: joinReplies(replies), reason: 'aborted' };
-        return;
-      }
-    }
-  }
-
-  private async *runTool(call: ToolCall, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
-    const end = (result: string, status: ToolCallStatus, durationMs = 0): AgentEvent => {
-      this.answer(call, result);
-      return { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result, status, durationMs };
-    };
-    if (signal?.aborted) {
-      yield end('Not run: the user stopped the turn.', 'cancelled');
-      return;
-    }
-    if (call.unreadable) {
-      yield end(call.unreadable, 'error');
-      return;
-    }
-    if (!this.toolRegistry.hasTool(call.name)) {
-      const available = this.toolRegistry.getEnabledSchemas().map((s) => s.function.name);
-      yield end(`Error: there is no tool named "${call.name}"; it was not run. Available tools: ${available.join(', ') || 'none'}.`, 'error');
-      return;
-    }
-    const parsed = parseToolArguments(call.name, call.arguments);
-    if (!parsed.ok) {
-      yield end(parsed.error, 'error');
-      return;
-    }
-    yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
-    const result = await this.toolRegistry.run(call.name, parsed.args, { signal });
-    yield end(result.text, result.status, result.durationMs);
-  }
-
-  private answer(call: ToolCall, content: string): void {
-    this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
-  }
-
-  private systemMessageNow(): ChatMessage | undefined {
-    if (!this.systemPrompt) return undefined;
-    // One message object per prompt, so providers can reuse what they made of it last round.
-    if (this.systemMessage?.content !== this.systemPrompt) this.systemMessage = { role: 'system', content: this.systemPrompt };
-    return this.systemMessage;
-  }
-}
-
-function asProviderError(error: unknown, provider: string): ProviderError {
-  if (error instanceof ProviderError) return error;
-  return new ProviderError(error instanceof Error ? error.message : String(error), { kind: 'protocol', provider, cause: error });
-}
-
-function joinReplies(texts: string[]): string {
-  return texts.map((t) => t.trim()).filter(Boolean).join('\n\n');
-}
-
-async function finalText(events: AsyncIterable<AgentEvent>): Promise<string> {
-  let text = '';
-  for await (const event of events) if (event.type === 'done') text = event.text;
-  return text;
 }

@@ -8,8 +8,10 @@ import { OpenAIProvider } from '../providers/openai';
 import { withToolCalling } from '../providers/toolCalling';
 import type { ChatProvider, ProviderTimeouts, ToolCallingMode } from '../providers/types';
 
-export { Agent, DEFAULT_SYSTEM_PROMPT } from './agent';
-export type { AgentEvent, AgentOptions } from './agent';
+// The loop without a default registry: the extension passes its own, and nothing from src/tools
+// lands in this bundle (esbuild.js fails the build if it does).
+export { AgentLoop as Agent, DEFAULT_SYSTEM_PROMPT } from './agentLoop';
+export type { AgentEvent, AgentLoopOptions as AgentOptions } from './agentLoop';
 export { ProviderError } from '../providers/errors';
 
 export interface ProviderConfig extends ProviderTimeouts {

@@ -101,6 +101,8 @@ function pathAction(tool: string, recursive: boolean): string {
       return 'moves between';
     case 'mkdir':
       return 'creating';
+    case 'read_file':
+      return 'reading';
     default:
       return 'writes to';
   }

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { toGeminiTools } from '../tools/formats';
+import { toGeminiTools } from './geminiSchema';
 import { resolveLimits, type ModelLimits } from './contextWindow';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { describeBody } from './errorText';

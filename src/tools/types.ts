@@ -3,17 +3,47 @@ import type { ToolParameters } from './interface';
 /** How much harm a tool can do: read-only, changes files, or runs programs. */
 export type ToolRisk = 'read' | 'write' | 'exec';
 
-/** What a tool asks the user before a destructive call or a write to a protected path. */
+/**
+ * Why a call needs a person's say: `destructive` (the tool asks every time), `protected` (the
+ * path: .git/, .vscode/, *.code-workspace), `sensitive` (reading a file that matches
+ * `sensitiveGlobs`), `command` (parts of a run_bash command no rule allows), `write` (the
+ * person asked to review every write, `writeApprovals: 'always'`).
+ */
+export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write';
+
+/** What a tool asks the user before a call that needs consent. */
 export interface ConfirmationRequest {
   tool: string;
-  /** `destructive`: the tool itself needs consent per call; `protected`: the path does. */
-  reason: 'destructive' | 'protected';
+  reason: ConfirmationReason;
   /** One line a person can judge, e.g. `Delete src/old (recursive)`. */
   summary: string;
   args: Record<string, unknown>;
   /** Workspace-relative paths the call touches, when it touches files. */
   paths?: string[];
+  /** For `command`: the simple commands no rule allows, each as written. */
+  parts?: string[];
+  /** For writes: the file and the content proposed, so the person can review the difference. */
+  proposed?: { absolute: string; display: string; content: string | undefined };
   signal?: AbortSignal;
+  /**
+   * Set by the confirm hook when no person was asked because a rule decided (an "allow for this
+   * chat" approval); the tool-call log records who approved.
+   */
+  decidedBy?: 'person' | 'rule';
+}
+
+/** A file a tool is about to change, as the checkpoint store records it. */
+export interface ChangeTarget {
+  absolute: string;
+  root: string;
+  relative: string;
+  display: string;
+}
+
+/** run_bash's command rules: simple-command prefixes (`npm test`) or `/regex/` entries. */
+export interface CommandPolicy {
+  allowed: readonly string[];
+  denied: readonly string[];
 }
 
 /**
@@ -36,6 +66,17 @@ export interface ToolContext {
   readonly rgPath?: string;
   /** Globs (workspace-relative) the search tools leave out, e.g. VS Code's `files.exclude`. */
   readonly excludeGlobs?: readonly string[];
+  /**
+   * Globs (workspace-relative) of files whose contents stay away from the model unless a person
+   * says so: read_file asks (refused where nobody can be asked), search_text skips their contents.
+   */
+  readonly sensitiveGlobs?: readonly string[];
+  /** run_bash: all parts allowed → runs without asking; any part denied → refused; otherwise asks. */
+  readonly commandPolicy?: CommandPolicy;
+  /** Which writes ask: `protected` paths only (default), `always` every write_file/move/remove, `never` only protected paths. */
+  readonly writeApprovals?: 'protected' | 'always' | 'never';
+  /** Called before a tool changes files (after any approval), so what it changes can be undone. */
+  beforeChange?(targets: readonly ChangeTarget[]): Promise<void>;
 }
 
 /** One entry of the builtins manifest. */

@@ -161,7 +161,7 @@ export class TranscriptView {
       approval.setAttribute('role', 'group');
       approval.setAttribute('aria-label', `Approve ${revealHiddenCharacters(item.name)}`);
       const question = el('p');
-      question.textContent = item.approval.reason === 'protected' ? `This changes a protected path: ${item.approval.summary}` : item.approval.summary;
+      question.textContent = approvalQuestion(item.approval);
       const id = item.approval.requestId;
       approval.append(
         question,
@@ -267,4 +267,18 @@ export function button(label: string, className: string, onClick: () => void): H
     onClick();
   });
   return element;
+}
+
+/** The card's question: what will happen, and in one line why it asks. */
+function approvalQuestion(approval: NonNullable<Extract<TranscriptItem, { kind: 'tool' }>['approval']>): string {
+  switch (approval.reason) {
+    case 'protected':
+      return `This changes a protected path (.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code): ${approval.summary}`;
+    case 'sensitive':
+      return `This reads a file that may hold secrets (it matches toolbelt.tools.sensitiveFiles): ${approval.summary}`;
+    case 'command':
+      return approval.parts?.length ? `${approval.summary}. No rule allows: ${approval.parts.join(' · ')}` : approval.summary;
+    default:
+      return approval.summary;
+  }
 }

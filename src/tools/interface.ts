@@ -38,7 +38,16 @@ export interface ToolExecuteOptions {
    * returned function to start it again. Set by the registry.
    */
   pauseBudget?: () => () => void;
+  /**
+   * How this call was approved, filled in as it runs (the registry creates it): by a person, by
+   * a rule (a command rule, an "allow for this chat"), or refused. Untouched means nobody was
+   * asked. The tool-call log records it.
+   */
+  approval?: { by?: ApprovedBy };
 }
+
+/** Who let a call run: nobody needed to (`auto`), a `person`, a `rule`; or it was `refused`. */
+export type ApprovedBy = 'auto' | 'person' | 'rule' | 'refused';
 
 /** A tool the registry can offer to a model and run. */
 export interface ExecutableTool {
@@ -58,6 +67,7 @@ export interface ToolResult {
   status: ToolStatus;
   /** Time the tool ran, without the time a person took to approve it. */
   durationMs: number;
+  approvedBy?: ApprovedBy;
 }
 
 /** What an agent needs to offer tools to a model and run its calls; a ToolRegistry is one. */

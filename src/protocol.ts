@@ -31,6 +31,19 @@ export type TranscriptItem =
       approval?: ApprovalView;
     }
   | { kind: 'error'; id: string; message: string; action?: ErrorAction; retryable: boolean }
+  /** What a finished turn changed on disk, with its Undo. */
+  | {
+      kind: 'turn';
+      id: string;
+      turnId: string;
+      /** Workspace-relative paths the turn's tools changed. */
+      files: string[];
+      /** What undo cannot reach (run_bash side effects, files too big to keep). */
+      notes: string[];
+      undone?: { restored: string[]; skipped: { path: string; reason: string; comparable: boolean }[] };
+      /** Why Undo failed, when it did. */
+      problem?: string;
+    }
   | { kind: 'notice'; id: string; text: string };
 
 export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel';
@@ -82,7 +95,10 @@ export type WebviewMessage =
   | { type: 'approve'; requestId: string; decision: ApprovalDecision }
   | { type: 'command'; command: ViewCommand }
   | { type: 'copy'; text: string }
-  | { type: 'openLink'; href: string };
+  | { type: 'openLink'; href: string }
+  | { type: 'undo'; turnId: string }
+  | { type: 'review'; requestId: string }
+  | { type: 'compare'; turnId: string; path: string };
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -108,6 +124,12 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       return isText(message.text, 1_000_000) ? { type: 'copy', text: message.text } : undefined;
     case 'openLink':
       return isText(message.href, 2000) ? { type: 'openLink', href: message.href } : undefined;
+    case 'review':
+      return isText(message.requestId, 100) ? { type: 'review', requestId: message.requestId } : undefined;
+    case 'undo':
+      return isText(message.turnId, 200) ? { type: 'undo', turnId: message.turnId } : undefined;
+    case 'compare':
+      return isText(message.turnId, 200) && isText(message.path, 4096) ? { type: 'compare', turnId: message.turnId, path: message.path } : undefined;
     default:
       return undefined;
   }

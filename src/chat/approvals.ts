@@ -4,6 +4,7 @@ import type { ConfirmationRequest } from '../tools/types';
 interface Pending {
   view: ApprovalView;
   key: string;
+  request: ConfirmationRequest;
   resolve: (approved: boolean) => void;
 }
 
@@ -34,7 +35,14 @@ export class ApprovalBroker {
     if (this.isPreApproved(request)) return Promise.resolve(true);
     if (request.signal?.aborted) return Promise.resolve(false);
     const scope = approvalScope(request);
-    const view: ApprovalView = { requestId: `approval-${this.nextId++}`, summary: visible(request.summary), reason: request.reason, scope: scope.label };
+    const view: ApprovalView = {
+      requestId: `approval-${this.nextId++}`,
+      summary: visible(request.summary),
+      reason: request.reason,
+      scope: scope.label,
+      ...(request.parts?.length ? { parts: request.parts.slice(0, 20).map(visible) } : {}),
+      ...(request.proposed ? { reviewable: true } : {}),
+    };
     return new Promise<boolean>((resolve) => {
       const done = (approved: boolean) => {
         this.pending.delete(view.requestId);
@@ -43,9 +51,14 @@ export class ApprovalBroker {
       };
       const onAbort = () => done(false);
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(view.requestId, { view, key: scope.key, resolve: done });
+      this.pending.set(view.requestId, { view, key: scope.key, request, resolve: done });
       onAsk(view);
     });
+  }
+
+  /** The request behind a waiting approval (for Review: the proposed content). */
+  waitingRequest(requestId: string): ConfirmationRequest | undefined {
+    return this.pending.get(requestId)?.request;
   }
 
   /** Applies a decision; false when no such request waits (already decided, or stale). */

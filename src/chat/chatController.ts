@@ -4,8 +4,11 @@ import type { ChatProvider } from '../providers/types';
 import type { ApprovalDecision, ChatViewState, ContextMeter, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { ConfirmationRequest } from '../tools/types';
+import type { UndoResult } from '../tools/checkpoints';
+import type { ChangeTarget } from '../tools/types';
 import { ApprovalBroker } from './approvals';
-import { newConversation, titleFrom, type StoredConversation } from './conversation';
+import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
+import { continuedFrom, fittedNotice, newConversation, titleFrom, type StoredConversation } from './conversation';
 
 /** How much of a tool result a card carries (the model gets all of it). */
 export const CARD_RESULT_CHARS = 20_000;
@@ -46,6 +49,11 @@ export interface ChatEnvironment {
   describeModel(): { provider: string; model: string };
   /** Called when a tool waits for approval, so the editor can make sure someone sees it. */
   onApprovalRequested?(summary: string, decide: (decision: ApprovalDecision) => void): void;
+  /** The store that records what each turn changes, for undo; opened on first use. */
+  checkpoints?(): Promise<CheckpointStoreLike>;
+  /** Opens a diff of a file as it was before a turn (a stored copy) against the file now. */
+  compare?(before: string, current: string, title: string): void;
+  log?(message: string): void;
 }
 
 interface ProviderFailure {
@@ -69,6 +77,9 @@ export class ChatController {
   private nextItem = 1;
   private turn = 0;
   private fittedTurn = -1;
+  private readonly checkpoints: TurnCheckpoints;
+  /** Stored copies of files an undo skipped, by turn and path, for Compare. */
+  private readonly skippedCopies = new Map<string, { before: string; absolute: string }>();
 
   constructor(
     private readonly env: ChatEnvironment,
@@ -76,6 +87,7 @@ export class ChatController {
   ) {
     this.conversation = conversation ?? newConversation();
     this.nextItem = nextItemNumber(this.conversation);
+    this.checkpoints = new TurnCheckpoints(() => env.checkpoints?.() ?? Promise.resolve(undefined), (message) => env.log?.(message));
   }
 
   get busy(): boolean {
@@ -152,13 +164,57 @@ export class ChatController {
 
   /** The ToolContext confirm hook: the running tool's card asks the person. */
   confirm(request: ConfirmationRequest): Promise<boolean> {
-    if (this.approvals.isPreApproved(request)) return Promise.resolve(true);
+    if (this.approvals.isPreApproved(request)) {
+      request.decidedBy = 'rule';
+      return Promise.resolve(true);
+    }
     return this.approvals.request({ ...request, signal: request.signal ?? this.abort?.signal }, (view) => {
       const item = this.conversation.items.find((i) => i.id === this.currentToolItem);
       if (item?.kind === 'tool') this.upsert({ ...item, status: 'awaiting_approval', approval: view });
       else this.upsert({ kind: 'notice', id: this.itemId(), text: `${request.tool} asks: ${request.summary}` });
       this.env.onApprovalRequested?.(view.summary, (decision) => this.decide(view.requestId, decision));
     });
+  }
+
+  /** What a write waiting for approval proposes, for the Review diff. */
+  proposedChange(requestId: string): ConfirmationRequest['proposed'] {
+    return this.approvals.waitingRequest(requestId)?.proposed;
+  }
+
+  /** The ToolContext's before-change hook: records what the running turn's tools change, for undo. */
+  beforeChange(targets: readonly ChangeTarget[]): Promise<void> {
+    return this.busy ? this.checkpoints.beforeChange(targets) : Promise.resolve();
+  }
+
+  /** Puts back what one turn's tools changed (the newest turn not undone yet). */
+  async undoTurn(turnId: string): Promise<UndoResult> {
+    if (this.busy) throw new Error('Wait for the reply to finish (or stop it) before undoing a turn.');
+    try {
+      const result = await this.checkpoints.undoTurn(turnId);
+      this.showUndone(result);
+      return result;
+    } catch (error) {
+      const item = this.turnItem(turnId);
+      if (item) this.upsert({ ...item, problem: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  /** Undoes the newest turn of this chat that changed files; what was restored and what was skipped. */
+  async undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }> {
+    if (this.busy) throw new Error('Wait for the reply to finish (or stop it) before undoing a turn.');
+    const result = await this.checkpoints.undoLastTurn(this.conversation.id);
+    if (!result) return { restored: [], skipped: [] };
+    this.showUndone(result);
+    return { restored: result.restored, skipped: result.skipped.map((s) => s.path) };
+  }
+
+  /** Opens the difference between a skipped file as the turn left it and as it is now. */
+  compare(turnId: string, path: string): boolean {
+    const copy = this.skippedCopies.get(`${turnId}\n${path}`);
+    if (!copy || !this.env.compare) return false;
+    this.env.compare(copy.before, copy.absolute, `${path}: before the turn ↔ now`);
+    return true;
   }
 
   /** Starts a fresh conversation; the current one is kept in history. */
@@ -168,18 +224,7 @@ export class ChatController {
 
   /** Starts a fresh conversation that carries a summary of this one, so the model starts with an empty window but not from nothing. */
   newConversationWithSummary(): void {
-    const summary = summarizeConversation(this.conversation.messages);
-    const earlier = this.conversation.title;
-    const next = newConversation();
-    if (summary) {
-      next.title = `${titleFrom(earlier)} (continued)`;
-      next.messages = [
-        { role: 'user', content: `Here is a summary of our earlier chat "${earlier}", to continue from:\n\n${summary}` },
-        { role: 'assistant', content: 'Understood: I have the summary of our earlier chat and will continue from it.' },
-      ];
-      next.items = [{ kind: 'notice', id: `item-${next.id}-1`, text: `Continued from "${earlier}": the model has a summary of it.` }];
-    }
-    this.load(next);
+    this.load(continuedFrom(this.conversation));
   }
 
   load(conversation: StoredConversation): void {
@@ -221,6 +266,7 @@ export class ChatController {
     };
     let agent: InstanceType<AgentConstructor> | undefined;
     try {
+      await this.checkpoints.begin(`${this.conversation.id}:${this.turn}`, this.conversation.id);
       const [setup, Agent] = await Promise.all([this.env.setup(), this.env.loadAgent()]);
       agent = new Agent(setup.provider, {
         toolRegistry: this.env.registry,
@@ -262,6 +308,7 @@ export class ChatController {
               durationMs: Math.round(event.durationMs),
             });
             this.currentToolItem = undefined;
+            if (event.name === 'run_bash' && event.status !== 'refused') this.checkpoints.noteSideEffect('Commands run by run_bash may have changed files; undo cannot put those back.');
             break;
           }
           case 'context':
@@ -283,6 +330,34 @@ export class ChatController {
       throw error instanceof Error ? error : new Error(String(error));
     } finally {
       if (agent) this.conversation.messages = [...agent.history];
+      await this.finishTurnRecord();
+    }
+  }
+
+  private showUndone(result: UndoResult): void {
+    for (const skip of result.skipped) if (skip.before && skip.absolute) this.skippedCopies.set(`${result.turnId}\n${skip.path}`, { before: skip.before, absolute: skip.absolute });
+    const item = this.turnItem(result.turnId);
+    if (!item) return;
+    const skipped = result.skipped.map((s) => ({ path: s.path, reason: s.reason, comparable: Boolean(s.before && s.absolute) }));
+    this.upsert({ ...item, problem: undefined, undone: { restored: result.restored, skipped } });
+  }
+
+  private turnItem(turnId: string): Extract<TranscriptItem, { kind: 'turn' }> | undefined {
+    const item = this.conversation.items.find((i) => i.kind === 'turn' && i.turnId === turnId);
+    return item?.kind === 'turn' ? item : undefined;
+  }
+
+  /** After a turn: a row with what it changed and its Undo, and a note when older undo records were dropped. */
+  private async finishTurnRecord(): Promise<void> {
+    const record = await this.checkpoints.end();
+    if (!record) return;
+    if (record.summary) {
+      const { turnId, paths, notes, incomplete } = record.summary;
+      const missing = incomplete.map((m) => `${m.path}: ${m.reason}`);
+      this.upsert({ kind: 'turn', id: this.itemId(), turnId, files: paths, notes: [...notes, ...missing] });
+    }
+    if (record.dropped.length > 0) {
+      this.upsert({ kind: 'notice', id: this.itemId(), text: `Undo is no longer available for ${record.dropped.length} older turn${record.dropped.length === 1 ? '' : 's'}: their records were dropped to keep the undo store within its size and age limits.` });
     }
   }
 
@@ -293,15 +368,7 @@ export class ChatController {
     this.post({ type: 'context', context: this.conversation.context });
     if (measured !== 'estimate' || (shortenedResults === 0 && droppedMessages === 0) || this.fittedTurn === this.turn) return;
     this.fittedTurn = this.turn;
-    const parts = [
-      shortenedResults ? `${shortenedResults} older tool result${shortenedResults === 1 ? ' was' : 's were'} shortened` : '',
-      droppedMessages ? `${droppedMessages} older message${droppedMessages === 1 ? ' was' : 's were'} left out (the model got a summary of them)` : '',
-    ].filter(Boolean);
-    this.upsert({
-      kind: 'notice',
-      id: this.itemId(),
-      text: `To fit the model's context window (${contextTokens.toLocaleString('en-US')} tokens), ${parts.join(' and ')}. Start a new chat with a summary to begin afresh.`,
-    });
+    this.upsert({ kind: 'notice', id: this.itemId(), text: fittedNotice(this.conversation.context) });
   }
 
   private upsert(item: TranscriptItem): void {

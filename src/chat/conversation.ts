@@ -1,3 +1,4 @@
+import { summarizeConversation } from '../agent/sessionSummary';
 import type { ChatMessage } from '../providers/types';
 import type { ContextMeter, TranscriptItem } from '../protocol';
 
@@ -52,4 +53,28 @@ function cut(text: string): string {
 /** Oldest first out: at most `limit` conversations are kept. */
 export function pruneConversations(conversations: StoredConversation[], limit: number): StoredConversation[] {
   return [...conversations].sort((a, b) => b.updatedAt - a.updatedAt).slice(0, limit);
+}
+
+/** A fresh conversation that starts with a summary of `earlier`, so the model has an empty window but not an empty memory. */
+export function continuedFrom(earlier: StoredConversation): StoredConversation {
+  const next = newConversation();
+  const summary = summarizeConversation(earlier.messages);
+  if (!summary) return next;
+  next.title = `${titleFrom(earlier.title)} (continued)`;
+  next.messages = [
+    { role: 'user', content: `Here is a summary of our earlier chat "${earlier.title}", to continue from:\n\n${summary}` },
+    { role: 'assistant', content: 'Understood: I have the summary of our earlier chat and will continue from it.' },
+  ];
+  next.items = [{ kind: 'notice', id: `item-${next.id}-1`, text: `Continued from "${earlier.title}": the model has a summary of it.` }];
+  return next;
+}
+
+/** What the panel says when a request had to leave older parts out to fit the model's window. */
+export function fittedNotice(context: ContextMeter): string {
+  const { shortenedResults, droppedMessages, contextTokens } = context;
+  const parts = [
+    shortenedResults ? `${shortenedResults} older tool result${shortenedResults === 1 ? ' was' : 's were'} shortened` : '',
+    droppedMessages ? `${droppedMessages} older message${droppedMessages === 1 ? ' was' : 's were'} left out (the model got a summary of them)` : '',
+  ].filter(Boolean);
+  return `To fit the model's context window (${contextTokens.toLocaleString('en-US')} tokens), ${parts.join(' and ')}. Start a new chat with a summary to begin afresh.`;
 }

@@ -96,30 +96,53 @@ export interface ConsentRequest {
   targets: ResolvedPath[];
   /** The tool needs consent for every call, whatever the path. */
   destructive?: boolean;
+  /** Ask for this reason whatever the path (e.g. `command`: run_bash parts no rule allows). */
+  reason?: ConfirmationRequest['reason'];
+  /** For `command`: the parts to show. */
+  parts?: string[];
   signal?: AbortSignal;
 }
 
 /**
- * Asks the user through `ctx.confirm` when a call is destructive or writes a protected path.
+ * Asks the user through `ctx.confirm` when a call is destructive, writes a protected path, has a
+ * reason of its own, or is a write the person wants to review (`writeApprovals: 'always'`).
  * Without a confirm hook a destructive tool runs (enabling it was the consent) but a protected
  * write is refused. Throws PathRefusedError when refused, or when a target moved meanwhile.
+ * Then, right before the tool changes anything, `ctx.beforeChange` records the targets (undo).
  */
 export async function requireConsent(ctx: ToolContext, request: ConsentRequest): Promise<void> {
   const protectedTargets = request.targets.filter((t) => isProtectedPath(t.relative));
-  if (!request.destructive && protectedTargets.length === 0) return;
+  const review = ctx.writeApprovals === 'always' && REVIEWED_WRITES.has(request.tool);
+  if (request.destructive || request.reason || protectedTargets.length > 0 || review) {
+    await ask(ctx, request, protectedTargets, review);
+  }
+  if (request.targets.length > 0 && ctx.beforeChange) {
+    await ctx.beforeChange(request.targets.map(({ absolute, root, relative, display }) => ({ absolute, root, relative, display })));
+    request.signal?.throwIfAborted();
+  }
+}
+
+/** The tools whose every call asks when the person chose to review all writes (`writeApprovals: 'always'`). */
+const REVIEWED_WRITES = new Set(['write_file', 'move', 'remove', 'mkdir']);
+
+async function ask(ctx: ToolContext, request: ConsentRequest, protectedTargets: ResolvedPath[], review: boolean): Promise<void> {
   if (!ctx.confirm) {
+    // Nobody can be asked: enabling a destructive tool was the consent, a protected write is refused.
     if (protectedTargets.length === 0) return;
     throw new PathRefusedError(
       `"${protectedTargets[0].display}" is a protected path (.git/, .vscode/, *.code-workspace); ` +
         'changing it needs the user\'s confirmation, and none can be asked here. It was not changed.',
     );
   }
+  const written = request.tool === 'write_file' ? request.targets[0] : undefined;
   const confirmation: ConfirmationRequest = {
     tool: request.tool,
-    reason: protectedTargets.length > 0 ? 'protected' : 'destructive',
+    reason: request.reason ?? (protectedTargets.length > 0 ? 'protected' : request.destructive ? 'destructive' : review ? 'write' : 'destructive'),
     summary: request.summary,
     args: request.args,
     paths: request.targets.map((t) => t.display),
+    ...(request.parts ? { parts: request.parts } : {}),
+    ...(written && typeof request.args.content === 'string' ? { proposed: { absolute: written.absolute, display: written.display, content: request.args.content } } : {}),
     signal: request.signal,
   };
   const approved = await ctx.confirm(confirmation);

@@ -53,6 +53,9 @@ const transcript = new TranscriptView(log, {
   runAction: (action) => post({ type: 'command', command: action }),
   copy: (text) => post({ type: 'copy', text }),
   openLink: (href) => post({ type: 'openLink', href }),
+  undo: (turnId) => post({ type: 'undo', turnId }),
+  review: (requestId) => post({ type: 'review', requestId }),
+  compare: (turnId, path) => post({ type: 'compare', turnId, path }),
 });
 
 let busy = false;

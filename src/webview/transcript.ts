@@ -10,6 +10,9 @@ export interface TranscriptActions {
   runAction(action: ErrorAction): void;
   copy(text: string): void;
   openLink(href: string): void;
+  undo(turnId: string): void;
+  review(requestId: string): void;
+  compare(turnId: string, path: string): void;
 }
 
 const STATUS_TEXT: Record<ToolCardStatus, string> = {
@@ -103,7 +106,47 @@ export class TranscriptView {
         element.textContent = item.text;
         return element;
       }
+      case 'turn':
+        return this.turnRow(item);
     }
+  }
+
+  /** What a finished turn changed, with Undo; after an undo, what was restored and what was skipped. */
+  private turnRow(item: Extract<TranscriptItem, { kind: 'turn' }>): HTMLElement {
+    const element = el('div', 'turn-changes');
+    element.setAttribute('role', 'group');
+    element.setAttribute('aria-label', 'Changes made by this turn');
+    const line = el('p');
+    const count = item.files.length;
+    line.textContent = count ? `Changed ${count} file${count === 1 ? '' : 's'}: ${item.files.map(revealHiddenCharacters).join(', ')}` : 'No files changed by Toolbelt\'s file tools.';
+    element.append(line);
+    for (const note of item.notes) {
+      const noteLine = el('p', 'turn-note');
+      noteLine.textContent = revealHiddenCharacters(note);
+      element.append(noteLine);
+    }
+    if (item.undone) {
+      const done = el('p', 'turn-undone');
+      done.textContent = item.undone.restored.length ? `Undone: restored ${item.undone.restored.map(revealHiddenCharacters).join(', ')}.` : 'Undone: nothing needed restoring.';
+      element.append(done);
+      for (const skip of item.undone.skipped) {
+        const row = el('p', 'turn-skipped');
+        row.textContent = `Skipped ${revealHiddenCharacters(skip.path)}: ${skip.reason}. `;
+        if (skip.comparable) row.append(button('Compare', 'link-button', () => this.actions.compare(item.turnId, skip.path)));
+        element.append(row);
+      }
+    } else if (count > 0) {
+      const undo = button('Undo this turn', 'secondary undo-turn', () => this.actions.undo(item.turnId));
+      undo.title = 'Put back the files this turn changed (files you changed since are left alone)';
+      element.append(undo);
+    }
+    if (item.problem) {
+      const problem = el('p', 'turn-problem');
+      problem.setAttribute('role', 'alert');
+      problem.textContent = item.problem;
+      element.append(problem);
+    }
+    return element;
   }
 
   private message(role: 'user' | 'assistant', label: string, text: string, markdown: boolean): HTMLElement {
@@ -169,6 +212,11 @@ export class TranscriptView {
         button(item.approval.scope ?? 'Allow for this chat', 'secondary allow-for-chat', () => this.actions.approve(id, 'allowForChat')),
         button('Deny', 'secondary', () => this.actions.approve(id, 'deny')),
       );
+      if (item.approval.reviewable) {
+        const review = button('Review', 'secondary review-change', () => this.actions.review(id));
+        review.title = 'Open the difference in the diff editor; accept or reject from its title bar or here';
+        approval.append(review);
+      }
       body.append(approval);
     }
     if (item.arguments) body.append(section('Arguments', revealHiddenCharacters(prettyJson(item.arguments))));

@@ -21,6 +21,19 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
       chat.controller.newConversationWithSummary();
       await focus();
     }),
+    vscode.commands.registerCommand('toolbelt.undoLastTurn', async () => {
+      try {
+        const result = await chat.controller.undoLastTurn();
+        const said = result.restored.length || result.skipped.length
+          ? `restored ${result.restored.length} file(s)${result.skipped.length ? `, skipped ${result.skipped.length} you changed since: ${result.skipped.join(', ')}` : ''}.`
+          : 'no turn of this chat has changes left to undo.';
+        void vscode.window.showInformationMessage(`Toolbelt: ${said}`);
+        return result;
+      } catch (error) {
+        void vscode.window.showWarningMessage(`Toolbelt: ${error instanceof Error ? error.message : String(error)}`);
+        return { restored: [], skipped: [] };
+      }
+    }),
     vscode.commands.registerCommand('toolbelt.chat.stop', () => chat.controller.stop()),
     vscode.commands.registerCommand('toolbelt.chat.history', async () => {
       const current = chat.controller.conversationId;

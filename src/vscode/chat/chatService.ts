@@ -10,6 +10,7 @@ import { readSettings } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import type { StoredConversation } from '../../chat/conversation';
 import type { ConversationStore } from './conversationStore';
+import { CheckpointStore } from '../../tools/checkpoints';
 import { loadChatRuntime } from './runtimeLoader';
 
 /**
@@ -29,6 +30,8 @@ export class ChatService implements vscode.Disposable {
     private readonly keys: ApiKeys,
     private readonly store: ConversationStore,
     private readonly log: vscode.LogOutputChannel,
+    /** Where undo records live (the workspace storage folder); none without a workspace. */
+    checkpointsDir?: string,
   ) {
     this.env = {
       registry: tools.manager.registry,
@@ -40,6 +43,13 @@ export class ChatService implements vscode.Disposable {
         const settings = readSettings();
         return { provider: settings.provider, model: settings.model || DEFAULT_MODELS[settings.provider] };
       },
+      checkpoints: checkpointsDir ? () => CheckpointStore.open(checkpointsDir) : undefined,
+      compare: (before, current, title) => {
+        void vscode.commands
+          .executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(current), title, { preview: true })
+          .then(undefined, (error: unknown) => this.log.warn(`Could not open the comparison: ${String(error)}`));
+      },
+      log: (message) => this.log.warn(message),
       onApprovalRequested: (summary, decide) => {
         if (this.viewVisible()) return;
         vscode.window.showWarningMessage(`Toolbelt wants to: ${summary}`, 'Allow', 'Deny').then(
@@ -67,6 +77,10 @@ export class ChatService implements vscode.Disposable {
 
   send(text: string): Promise<string> {
     return this.controller.send(text);
+  }
+
+  undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }> {
+    return this.controller.undoLastTurn();
   }
 
   dispose(): void {

@@ -27,6 +27,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatService,
     private readonly log: vscode.LogOutputChannel,
+    private readonly review: (requestId: string) => Promise<boolean> = async () => false,
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -114,6 +115,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'openLink':
         await openLink(message.href, this.log);
+        return;
+      case 'review':
+        if (!(await this.review(message.requestId))) this.log.warn('That change is no longer waiting for approval.');
+        return;
+      case 'undo':
+        await controller.undoTurn(message.turnId).then(
+          (result) => this.log.info(`Undid a turn: restored ${result.restored.length}, skipped ${result.skipped.length}.`),
+          (error: unknown) => this.log.warn(`Undo failed: ${error instanceof Error ? error.message : String(error)}`),
+        );
+        return;
+      case 'compare':
+        if (!controller.compare(message.turnId, message.path)) this.log.warn(`Nothing to compare for ${message.path}.`);
         return;
     }
   }

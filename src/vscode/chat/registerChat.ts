@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApiKeys } from '../apiKeys';
 import type { SettingsWatcher } from '../settings';
@@ -7,6 +8,7 @@ import { ChatService } from './chatService';
 import { CHAT_VIEW, ChatViewProvider } from './chatView';
 import { shutdownFlushes, stateStore } from '../storage';
 import { ConversationStore } from './conversationStore';
+import { registerReviewDiff } from './reviewDiff';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
 export function registerChat(
@@ -17,9 +19,10 @@ export function registerChat(
   log: vscode.LogOutputChannel,
 ): ChatService {
   const store = new ConversationStore(stateStore(context, 'chats.json'));
-  const chat = new ChatService(tools, keys, store, log);
+  const storage = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
+  const chat = new ChatService(tools, keys, store, log, storage && path.join(storage, 'checkpoints'));
   shutdownFlushes.add(chat);
-  const view = new ChatViewProvider(context.extensionUri, chat, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log));
   context.subscriptions.push(
     chat,
     view,

@@ -1,5 +1,5 @@
 import { validateArguments } from './arguments';
-import type { ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
+import type { ApprovedBy, ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
 import { LIMITS } from './manifest';
 import type { ConfirmationRequest, ToolContext, ToolDefinition, ToolRisk } from './types';
 
@@ -37,7 +37,7 @@ export class BuiltinTool implements ExecutableTool {
   async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
     options.signal?.throwIfAborted();
     const checked = validateArguments(this.name, this.definition.parameters, args);
-    return this.handler(checked, pausingWhileAsked(this.context, options.pauseBudget), options);
+    return this.handler(checked, pausingWhileAsked(this.context, options), options);
   }
 
   /** A tool with a `timeoutSeconds` parameter (run_bash) gets that long, plus time to stop and report. */
@@ -54,16 +54,29 @@ export class BuiltinTool implements ExecutableTool {
 /** Time a tool with its own timeout gets beyond it: killing a process tree and reporting takes a few seconds. */
 const STOP_ALLOWANCE_MS = 5000;
 
-/** The context with `confirm` pausing the call's budget while a person decides. */
-function pausingWhileAsked(context: ToolContext, pauseBudget: (() => () => void) | undefined): ToolContext {
-  if (!pauseBudget || !context.confirm) return context;
+/**
+ * The context with `confirm` bound to this call: the call's budget pauses while a person
+ * decides, and the call's approval slot records who decided.
+ */
+function pausingWhileAsked(context: ToolContext, options: ToolExecuteOptions): ToolContext {
+  const { pauseBudget, approval } = options;
+  if (!context.confirm || (!pauseBudget && !approval)) return context;
   const confirm = async (request: ConfirmationRequest): Promise<boolean> => {
-    const resume = pauseBudget();
+    const resume = pauseBudget?.();
     try {
-      return await context.confirm!(request);
+      const allowed = await context.confirm!(request);
+      if (approval) approval.by = strongerOf(approval.by, allowed ? (request.decidedBy ?? 'person') : 'refused');
+      return allowed;
     } finally {
-      resume();
+      resume?.();
     }
   };
   return new Proxy(context, { get: (target, key) => (key === 'confirm' ? confirm : Reflect.get(target, key, target)) });
+}
+
+/** A call asked more than once is as approved as its least automatic answer: a refusal stays, a person outranks a rule. */
+const RANK: Record<ApprovedBy, number> = { auto: 0, rule: 1, person: 2, refused: 3 };
+
+function strongerOf(current: ApprovedBy | undefined, next: ApprovedBy): ApprovedBy {
+  return current !== undefined && RANK[current] > RANK[next] ? current : next;
 }

@@ -3,6 +3,7 @@ import { constants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { LIMITS } from './manifest';
+import { requireSensitiveConsent, requireSensitiveMoveConsent } from './sensitiveFiles';
 import { PathRefusedError, requireConsent, resolveWorkspacePath, WorkspacePathError, type ResolvedPath } from './workspacePaths';
 import type { ToolHandler } from './builtinTool';
 
@@ -13,10 +14,12 @@ const BYTE_ENCODINGS = new Set(['base64', 'hex']);
 /** Never blocks on a FIFO that appeared after the check, never follows a link swapped in. */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
-export const readFile: ToolHandler = async (args, ctx, { signal }) => {
+export const readFile: ToolHandler = async (args, ctx, { signal, approval }) => {
   const target = await resolveWorkspacePath(ctx, args.path, { signal });
   const { handle, stat } = await openRegularFile(target);
   try {
+    // Asked with the file already open: what the person allows is the file that is read.
+    await requireSensitiveConsent(ctx, target, { tool: 'read_file', args, signal, approval });
     signal?.throwIfAborted();
     const encoding = normalizeEncoding(args.encoding);
     if (BYTE_ENCODINGS.has(encoding)) return await readBytes(handle, stat.size, encoding as 'base64' | 'hex');
@@ -107,7 +110,7 @@ export const remove: ToolHandler = async (args, ctx, { signal }) => {
   return `Deleted ${isDir ? 'directory' : 'file'} "${target.display}".`;
 };
 
-export const move: ToolHandler = async (args, ctx, { signal }) => {
+export const move: ToolHandler = async (args, ctx, { signal, approval }) => {
   const source = await resolveWorkspacePath(ctx, args.source, { followFinalLink: false, signal });
   const destination = await resolveWorkspacePath(ctx, args.destination, { followFinalLink: false, signal });
   if (source.relative === '') throw new PathRefusedError('Refusing to move a workspace folder itself.');
@@ -121,6 +124,8 @@ export const move: ToolHandler = async (args, ctx, { signal }) => {
   if (destination.exists && !overwrite) {
     throw new WorkspacePathError(`Destination "${destination.display}" already exists; pass overwrite: true to replace it.`);
   }
+  const isDirectory = (await fs.lstat(source.absolute).catch(() => undefined))?.isDirectory() ?? false;
+  await requireSensitiveMoveConsent(ctx, source, destination, isDirectory, { tool: 'move', args, signal, approval });
   await requireConsent(ctx, {
     tool: 'move',
     args,

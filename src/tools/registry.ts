@@ -1,6 +1,6 @@
 import { CallBudget, realScheduler, type Scheduler } from './callBudget';
 import { toGeminiTools, toOpenAITools, type GeminiTools } from './formats';
-import type { ChatTool, ExecutableTool, ToolExecuteOptions, ToolExecutor, ToolResult, ToolStatus } from './interface';
+import type { ApprovedBy, ChatTool, ExecutableTool, ToolExecuteOptions, ToolExecutor, ToolResult, ToolStatus } from './interface';
 import { ToolCancelledError, ToolRefusedError } from './toolErrors';
 
 /** How long one tool call may run when the tool names no budget of its own. */
@@ -12,7 +12,22 @@ export interface ToolRegistryOptions {
   defaultBudgetMs?: number;
   stopGraceMs?: number;
   scheduler?: Scheduler;
+  /** Told of every call `run()` ends, the ones refused before they ran included. */
+  onDidRun?: ToolRunListener;
+  /** The clock `startedAt` is read from (milliseconds since the epoch). */
+  now?: () => number;
 }
+
+/** One call as the registry ended it, for observers such as the tool-call log. */
+export interface ToolRunReport {
+  name: string;
+  args: Record<string, unknown>;
+  result: ToolResult;
+  /** When the call was asked for, in milliseconds since the epoch. */
+  startedAt: number;
+}
+
+export type ToolRunListener = (report: ToolRunReport) => void;
 
 interface Entry {
   tool: ExecutableTool;
@@ -28,11 +43,21 @@ export class ToolRegistry implements ToolExecutor {
   private readonly defaultBudgetMs: number;
   private readonly stopGraceMs: number;
   private readonly scheduler: Scheduler;
+  private readonly now: () => number;
+  private readonly runListeners = new Set<ToolRunListener>();
 
   constructor(options: ToolRegistryOptions = {}) {
     this.defaultBudgetMs = options.defaultBudgetMs ?? DEFAULT_TOOL_BUDGET_MS;
     this.stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
     this.scheduler = options.scheduler ?? realScheduler;
+    this.now = options.now ?? Date.now;
+    if (options.onDidRun) this.runListeners.add(options.onDidRun);
+  }
+
+  /** Calls `listener` after every call `run()` ends. A listener that throws does not affect the call. */
+  onDidRun(listener: ToolRunListener): { dispose(): void } {
+    this.runListeners.add(listener);
+    return { dispose: () => this.runListeners.delete(listener) };
   }
 
   /** Adds a tool, enabled. A second tool with a taken name throws; the first stays. */
@@ -122,11 +147,29 @@ export class ToolRegistry implements ToolExecutor {
    * a tool that has not ended a second later is left behind and the call ends without it.
    */
   async run(name: string, args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<ToolResult> {
+    const startedAt = this.now();
+    const callArgs = args ?? {};
+    const result = await this.runUnreported(name, callArgs, options.signal);
+    this.report({ name, args: callArgs, result, startedAt });
+    return result;
+  }
+
+  private runUnreported(name: string, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolResult> | ToolResult {
     const entry = this.entries.get(name);
     if (!entry) return { text: `Error: tool "${name}" not found`, status: 'error', durationMs: 0 };
-    if (!entry.enabled) return { text: `Error: tool "${name}" is not available (it is disabled)`, status: 'refused', durationMs: 0 };
-    if (options.signal?.aborted) return { text: `Not run: ${name} was stopped before it started.`, status: 'cancelled', durationMs: 0 };
-    return new CallRun(entry.tool, args ?? {}, options.signal, budgetOf(entry.tool, args ?? {}, this.defaultBudgetMs), this.stopGraceMs, this.scheduler).result;
+    if (!entry.enabled) return { text: `Error: tool "${name}" is not available (it is disabled)`, status: 'refused', durationMs: 0, approvedBy: 'refused' };
+    if (signal?.aborted) return { text: `Not run: ${name} was stopped before it started.`, status: 'cancelled', durationMs: 0 };
+    return new CallRun(entry.tool, args, signal, budgetOf(entry.tool, args, this.defaultBudgetMs), this.stopGraceMs, this.scheduler).result;
+  }
+
+  private report(report: ToolRunReport): void {
+    for (const listener of this.runListeners) {
+      try {
+        listener(report);
+      } catch {
+        // An observer's failure is its own; the call already ended.
+      }
+    }
   }
 
   private enabledTools(): ExecutableTool[] {
@@ -158,6 +201,8 @@ class CallRun {
   private stopReason: 'stop' | 'budget' | undefined;
   private graceTimer: unknown;
   private endWithoutTool: ((result: ToolResult) => void) | undefined;
+  /** Filled in by the tool when someone (or a rule) decides whether it may go ahead. */
+  private readonly approval: { by?: ApprovedBy } = {};
 
   constructor(
     private readonly tool: ExecutableTool,
@@ -180,7 +225,11 @@ class CallRun {
 
   private async work(args: Record<string, unknown>): Promise<ToolResult> {
     try {
-      const value = await this.tool.execute(args, { signal: this.controller.signal, pauseBudget: () => this.budget.pause() });
+      const value = await this.tool.execute(args, {
+        signal: this.controller.signal,
+        pauseBudget: () => this.budget.pause(),
+        approval: this.approval,
+      });
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
       if (this.stopReason === 'budget') return this.ended(`${this.overBudget()}\n\n${text}`);
       return this.ended(text, this.stopReason ? 'cancelled' : 'ok');
@@ -210,7 +259,8 @@ class CallRun {
   }
 
   private ended(text: string, status: ToolStatus = 'error'): ToolResult {
-    return { text, status, durationMs: this.budget.elapsedMs };
+    const approvedBy: ApprovedBy = status === 'refused' ? 'refused' : (this.approval.by ?? 'auto');
+    return { text, status, durationMs: this.budget.elapsedMs, approvedBy };
   }
 }
 

@@ -18,6 +18,8 @@ export interface TextSearchOptions {
   caseSensitive: boolean;
   glob?: string;
   exclude: readonly string[];
+  /** Globs of files whose contents are never searched (toolbelt.tools.sensitiveFiles). */
+  sensitive?: readonly string[];
 }
 
 export interface TextMatch {
@@ -93,12 +95,49 @@ export async function ripgrepText(
     ...(search.isRegex ? [] : ['--fixed-strings']),
     ...(search.glob ? textGlobFlags(search.glob) : []),
     ...excludeFlags(search.exclude),
+    // Negated globs never override .gitignore; coming last, they win over the model's glob.
+    ...excludeFlags((search.sensitive ?? []).map(asRipgrepGlob)),
     '--regexp', search.pattern,
   ];
   await runRecords(rgPath, args, root, '\n', (line) => {
     const message = parseMessage(line);
     return message ? onMatch(message) : true;
   }, options.signal);
+}
+
+/**
+ * Whether ripgrep's own glob syntax reads `glob` as parseGlob does: it has no extglobs
+ * (`@(a|b)`) and no `{1..9}` ranges. Where it does not, only the plain-Node search can leave
+ * exactly the right files out.
+ */
+export function ripgrepReadsGlob(glob: string): boolean {
+  return !/[?*+@!]\(/.test(glob) && !/\{[^{}]*\.\.[^{}]*\}/.test(glob);
+}
+
+/** A glob as `--glob` should get it: "./" and a leading "/" dropped, as parseGlob drops them (no "/" left: any depth). */
+function asRipgrepGlob(glob: string): string {
+  return glob.replace(/^(\.\/)+/, '').replace(/^\//, '');
+}
+
+/**
+ * The files `ripgrepText` leaves out because they match `search.sensitive`: those it would
+ * otherwise have searched (.gitignore, excludes and the model's glob honoured). Lists names only.
+ */
+export async function ripgrepSkippedFiles(
+  rgPath: string,
+  root: string,
+  search: TextSearchOptions,
+  onFile: (relativePath: string) => boolean,
+  options: RunOptions = {},
+): Promise<void> {
+  const sensitive = (search.sensitive ?? []).map((glob) => parseGlob(glob)).filter((g) => !g.negated);
+  if (sensitive.length === 0) return;
+  if (!search.glob) return ripgrepFiles(rgPath, root, search.exclude, sensitive, onFile, options);
+  // The model's glob selects what is listed (as in the search); the sensitive globs filter it.
+  const list = ['--files', '--null', ...COMMON_FLAGS, ...textGlobFlags(search.glob), ...excludeFlags(search.exclude)];
+  const regex = sensitive.map((g) => `(?:${g.source})`).join('|');
+  const filter = ['--null-data', '--no-config', '--color', 'never', '--no-line-number', '--no-filename', '--regexp', regex, '-'];
+  await runRecords(rgPath, filter, root, '\0', (record) => onFile(record), options.signal, list);
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { ToolHandler } from './builtinTool';
 import { parseGlob, type GlobPattern } from './globPattern';
 import { LIMITS } from './manifest';
-import { isExecutable, ripgrepFiles, ripgrepText, type TextMatch, type TextSearchOptions } from './ripgrep';
+import { isExecutable, ripgrepFiles, ripgrepReadsGlob, ripgrepSkippedFiles, ripgrepText, type TextMatch, type TextSearchOptions } from './ripgrep';
 import { comparePaths, SmallestItems } from './searchOrder';
 import { searchInWorker, type SearchRoot } from './searchInWorker';
+import { SENSITIVE_SETTING, usableSensitiveGlobs } from './sensitiveFiles';
 import type { ToolContext } from './types';
 import { resolveWorkspacePath } from './workspacePaths';
 
@@ -48,20 +49,23 @@ export const searchText: ToolHandler = async (args, ctx, { signal }) => {
     caseSensitive: args.caseSensitive === true,
     glob: args.glob as string | undefined,
     exclude: ctx.excludeGlobs ?? [],
+    sensitive: usableSensitiveGlobs(ctx.sensitiveGlobs),
   };
   const max = (args.maxResults as number | undefined) ?? LIMITS.searchTextDefaultResults;
   const roots = await searchRoots(ctx);
-  const rg = (await isExecutable(ctx.rgPath)) ? ctx.rgPath : undefined;
+  const rg = (await isExecutable(ctx.rgPath)) && options.sensitive!.every(ripgrepReadsGlob) ? ctx.rgPath : undefined;
   let matches: TextMatch[];
   let total: number;
   let fileCount: number;
+  let skipped: string[] = [];
   if (rg) {
     const files = new Set<string>();
-    const result = await firstInPathOrder<TextMatch>(roots.length, max, COUNT_LIMIT, compareMatches, (r, onItem, sorted) =>
+    const searching = firstInPathOrder<TextMatch>(roots.length, max, COUNT_LIMIT, compareMatches, (r, onItem, sorted) =>
       ripgrepText(rg, roots[r].path, options, (match) => {
         if (!sorted) files.add(roots[r].prefix + match.path);
         return onItem(match);
       }, { signal, sorted }));
+    const [result] = await Promise.all([searching, listSkipped(rg, roots, options, skipped, signal)]);
     matches = result.items.map(({ root, item }) => ({ ...item, path: roots[root].prefix + item.path }));
     total = result.total;
     fileCount = files.size;
@@ -71,13 +75,41 @@ export const searchText: ToolHandler = async (args, ctx, { signal }) => {
     matches = result.items.map((item) => ({ path: item.path, line: item.line ?? 0, text: item.text ?? '' }));
     total = result.total;
     fileCount = result.files;
+    skipped = result.skipped ?? [];
   }
   const lines = matches.map((match) => `${match.path}:${match.line}: ${preview(match.text)}`);
   const where = options.glob ? ` in files matching "${options.glob}"` : '';
-  if (total === 0) return `No matches for ${options.isRegex ? 'regex ' : ''}"${options.pattern}"${where}.`;
+  const sensitiveNote = skippedNotice(skipped);
+  if (total === 0) return `No matches for ${options.isRegex ? 'regex ' : ''}"${options.pattern}"${where}.${sensitiveNote}`;
   const inFiles = total < COUNT_LIMIT ? ` in ${fileCount} file${fileCount === 1 ? '' : 's'}` : '';
-  return lines.join('\n') + leftOutNotice(lines.length, total, `matches${inFiles}`, 'Narrow the pattern or add a glob to see the rest.');
+  return lines.join('\n') + leftOutNotice(lines.length, total, `matches${inFiles}`, 'Narrow the pattern or add a glob to see the rest.') + sensitiveNote;
 };
+
+/** Past this many, sensitive files left out are counted as "more than". */
+const SKIPPED_COUNT_LIMIT = 1000;
+const SKIPPED_NAMES_SHOWN = 10;
+
+/** Lists (into `skipped`) the files of every root that search_text leaves out as sensitive. */
+async function listSkipped(rg: string, roots: SearchRoot[], options: TextSearchOptions, skipped: string[], signal?: AbortSignal): Promise<void> {
+  if (!options.sensitive?.length) return;
+  for (const root of roots) {
+    if (skipped.length >= SKIPPED_COUNT_LIMIT) return;
+    await ripgrepSkippedFiles(rg, root.path, options, (file) => {
+      skipped.push(root.prefix + file);
+      return skipped.length < SKIPPED_COUNT_LIMIT;
+    }, { signal });
+  }
+}
+
+/** Says which files were left out because they may hold secrets, so the model does not assume they lack the pattern. */
+function skippedNotice(skipped: string[]): string {
+  if (skipped.length === 0) return '';
+  const names = [...skipped].sort(comparePaths);
+  const count = skipped.length >= SKIPPED_COUNT_LIMIT ? `At least ${SKIPPED_COUNT_LIMIT.toLocaleString('en')}` : String(skipped.length);
+  const shown = names.slice(0, SKIPPED_NAMES_SHOWN).join(', ') + (names.length > SKIPPED_NAMES_SHOWN ? ', …' : '');
+  const files = skipped.length === 1 ? '1 file matching' : `${count} files matching`;
+  return `\n\n[${files} ${SENSITIVE_SETTING} (files that may hold secrets) ${skipped.length === 1 ? 'was' : 'were'} not searched: ${shown}. read_file can read one if the person allows it.]`;
+}
 
 interface Ranked<T> {
   root: number;

@@ -17,6 +17,7 @@ export interface WorkerRequest {
   countLimit: number;
   /** search_files: the glob paths must match; search_text: the files to search. */
   glob?: string;
+  /** search_text: files it would search whose contents it leaves out (listed in `skipped`). */
   text?: TextSearchOptions;
 }
 
@@ -32,6 +33,8 @@ export interface WorkerResult {
   items: WorkerItem[];
   total: number;
   files: number;
+  /** search_text: the files left out because they match `text.sensitive`, with the root's prefix. */
+  skipped?: string[];
 }
 
 /** What the worker is doing, written to shared memory so a stuck worker can still be explained. */

@@ -13,6 +13,8 @@ import { WorkerPhase, type WorkerItem, type WorkerRequest, type WorkerResult } f
  * in shared memory, so the main thread can say which pattern was too slow.
  */
 const FALLBACK_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** How many files left out as sensitive are named back (search.ts counts past it as "more"). */
+const SKIPPED_LIMIT = 1000;
 /** Of a matched line, more than the preview shows and small enough to post back cheaply. */
 const MAX_LINE_CHARS = 4000;
 
@@ -45,6 +47,8 @@ async function search(): Promise<WorkerResult> {
   };
   const inGlob = request.glob ? globTester(request.glob) : () => true;
   const regex = request.text ? compilePattern(request.text) : undefined;
+  const sensitive = (request.text?.sensitive ?? []).map((glob) => globTester(glob));
+  const skipped: string[] = [];
   for (const root of request.roots) {
     if (total >= request.countLimit) break;
     for await (const file of walkFiles(root.path, request.exclude, undefined, (phase) => setPhase(WALK_PHASES[phase]))) {
@@ -53,12 +57,16 @@ async function search(): Promise<WorkerResult> {
       const wanted = inGlob(file) || (root.prefix !== '' && request.kind === 'files' && inGlob(root.prefix + file));
       setPhase(WorkerPhase.Walking);
       if (!wanted) continue;
+      if (regex && sensitive.some((isSensitive) => isSensitive(file))) {
+        if (skipped.length < SKIPPED_LIMIT) skipped.push(root.prefix + file);
+        continue;
+      }
       if (!regex) {
         if (!keep({ path: root.prefix + file })) break;
       } else if (!(await searchFile(path.join(root.path, file), regex, (line, text) => keep({ path: root.prefix + file, line, text })))) break;
     }
   }
-  return { items, total, files: files.size };
+  return { items, total, files: files.size, ...(regex ? { skipped } : {}) };
 }
 
 /** Feeds each matching line of one file to `onMatch`; false when that asked to stop. */

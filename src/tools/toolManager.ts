@@ -1,6 +1,6 @@
 import { createBuiltinTool } from './factory';
 import { BUILTIN_MANIFEST, BUILTIN_NAMES, findBuiltin } from './manifest';
-import { ToolRegistry } from './registry';
+import { ToolRegistry, type ToolRegistryOptions } from './registry';
 import type { ToolContext, ToolDefinition } from './types';
 
 export interface ToolManagerLogger {
@@ -20,6 +20,8 @@ export interface ToolManagerOptions {
   /** Whether the workspace is trusted; untrusted ones get read-only tools and no description overrides. */
   trusted?: boolean;
   toggles?: ToggleStore;
+  /** Passed to the registry: budgets, a scheduler, an observer of every call. */
+  registry?: ToolRegistryOptions;
 }
 
 export interface ApplyResult {
@@ -48,7 +50,7 @@ const ENTRY_KEYS = new Set(['name', 'description']);
  * manifest), keeps enable/disable choices, and enforces workspace trust.
  */
 export class ToolManager {
-  readonly registry = new ToolRegistry();
+  readonly registry: ToolRegistry;
   private readonly context: ToolContext;
   private readonly logger?: ToolManagerLogger;
   private readonly toggles: ToggleStore;
@@ -58,6 +60,7 @@ export class ToolManager {
   private lastEntries: unknown;
 
   constructor(options: ToolManagerOptions) {
+    this.registry = new ToolRegistry(options.registry);
     this.context = options.context;
     this.logger = options.logger;
     this.isTrusted = options.trusted ?? true;

@@ -51,10 +51,47 @@ export function readExcludeGlobs(): string[] {
   return [...globs];
 }
 
+export const SENSITIVE_FILES_KEY = 'tools.sensitiveFiles';
+export const ALLOWED_COMMANDS_KEY = 'runBash.allowedCommands';
+export const DENIED_COMMANDS_KEY = 'runBash.deniedCommands';
+
+/** A setting's value at the person's own level and at the workspace's (undefined where unset). */
+interface Levels {
+  user: unknown;
+  workspace: unknown;
+}
+
+/**
+ * The settings that decide what tools may do without asking, read level by level: a workspace
+ * value counts only in a trusted workspace (they are restricted settings, and this does not rely
+ * on VS Code filtering them).
+ */
+export interface TrustRuleSettings {
+  sensitiveFiles: unknown;
+  allowedCommands: Levels;
+  deniedCommands: Levels;
+}
+
+export function readTrustRuleSettings(trusted: boolean = vscode.workspace.isTrusted): TrustRuleSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const levels = (key: string): Levels => {
+    const inspected = config.inspect<unknown>(key);
+    return { user: inspected?.globalValue, workspace: trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined };
+  };
+  const sensitive = levels(SENSITIVE_FILES_KEY);
+  return {
+    sensitiveFiles: sensitive.workspace ?? sensitive.user,
+    allowedCommands: levels(ALLOWED_COMMANDS_KEY),
+    deniedCommands: levels(DENIED_COMMANDS_KEY),
+  };
+}
+
 export interface SettingsChange {
   registry: boolean;
   chat: boolean;
   excludes: boolean;
+  /** toolbelt.tools.sensitiveFiles or toolbelt.runBash.* changed. */
+  trustRules: boolean;
 }
 
 /** The one configuration listener: fires a typed event when a setting Toolbelt reads changes. */
@@ -71,6 +108,7 @@ export class SettingsWatcher implements vscode.Disposable {
         registry: event.affectsConfiguration(`${SECTION}.${REGISTRY_KEY}`),
         chat: ['provider', 'model', 'baseUrl', 'systemPrompt', 'chat', 'toolCalling'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
         excludes,
+        trustRules: [SENSITIVE_FILES_KEY, 'runBash'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
       });
     });
   }
@@ -88,4 +126,15 @@ function clampInteger(value: unknown, min: number, max: number, fallback: number
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+/**
+ * `toolbelt.approvals.writes`, the strictest of the levels that set it: a workspace can ask for
+ * more review than the person chose, never for less.
+ */
+export function readWriteApprovals(): 'protected' | 'always' | 'never' {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('approvals.writes');
+  const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
+  if (values.includes('always')) return 'always';
+  return values.includes('never') && !values.includes('protected') ? 'never' : 'protected';
 }

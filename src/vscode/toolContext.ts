@@ -1,8 +1,13 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ConfirmationRequest, ToolContext } from '../tools/types';
-import { readExcludeGlobs, readSettings } from './settings';
+import { buildTrustRules, type TrustRules } from '../tools/trustRules';
+import type { ChangeTarget, CommandPolicy, ConfirmationRequest, ToolContext } from '../tools/types';
+import type { StateStore } from './jsonStateFile';
+import { readExcludeGlobs, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
+
+/** Workspace state: the hash of the workspace allow-list the person accepted. */
+const ACCEPTED_COMMANDS_KEY = 'toolbelt.acceptedWorkspaceCommands';
 
 /** What the chat knows that tools may read: the live prompt and the conversation summary. */
 export interface SessionState {
@@ -12,18 +17,46 @@ export interface SessionState {
 
 export type Confirmer = (request: ConfirmationRequest) => Promise<boolean>;
 
+export interface TrustRuleOptions {
+  /** Where accepting a workspace's allow-list is remembered; without one, for this window only. */
+  state?: StateStore;
+  /** Problems in the settings, and what the person decided, are logged here. */
+  log?: vscode.LogOutputChannel;
+  /** Rebuilds the rules (and logs their problems) as soon as their settings change. */
+  watcher?: SettingsWatcher;
+  /** Records what a tool is about to change (the running chat turn's undo); none outside a turn. */
+  beforeChange?: () => ((targets: readonly ChangeTarget[]) => Promise<void>) | undefined;
+}
+
+/** What the rules are now, for the API: the tools read the same values. */
+export interface TrustRulesView {
+  sensitiveGlobs: readonly string[];
+  commandPolicy: CommandPolicy | undefined;
+  /** A workspace allow-list that does not apply until the person accepts it. */
+  pendingWorkspaceCommands: readonly string[] | undefined;
+}
+
 /**
  * The ToolContext of the open workspace: every value is read when a tool asks, so folders,
  * settings and the chat's state are always current.
  */
-export class WorkspaceToolContext implements ToolContext {
+export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
   private ripgrep: string | null | undefined;
   private excludes: string[] | undefined;
+  private rules: { key: string; built: TrustRules } | undefined;
+  /** Accepted in this window when there is no state store. */
+  private acceptedHere: string | undefined;
+  /** Workspace allow-lists already shown in this window (accepted or not): asked once. */
+  private readonly offered = new Set<string>();
+  private readonly subscription: vscode.Disposable | undefined;
 
   constructor(
     private readonly session: () => SessionState,
     private readonly confirmer: () => Confirmer,
-  ) {}
+    private readonly trust: TrustRuleOptions = {},
+  ) {
+    this.subscription = trust.watcher?.onDidChange((change) => change.trustRules && this.currentRules());
+  }
 
   get systemPrompt(): string {
     return this.session().systemPrompt;
@@ -60,9 +93,82 @@ export class WorkspaceToolContext implements ToolContext {
     this.excludes = undefined;
   }
 
+  /** The strictest of the person's and the workspace's `toolbelt.approvals.writes`. */
+  get writeApprovals(): 'protected' | 'always' | 'never' {
+    return readWriteApprovals();
+  }
+
+  beforeChange(targets: readonly ChangeTarget[]): Promise<void> {
+    return this.trust.beforeChange?.()?.(targets) ?? Promise.resolve();
+  }
+
   confirm(request: ConfirmationRequest): Promise<boolean> {
     return this.confirmer()(request);
   }
+
+  get sensitiveGlobs(): readonly string[] {
+    return this.currentRules().sensitiveGlobs;
+  }
+
+  /** Read by run_bash as it runs: a workspace allow-list not yet accepted is offered here, once. */
+  get commandPolicy(): CommandPolicy | undefined {
+    const rules = this.currentRules();
+    if (rules.pendingWorkspaceCommands) this.offerWorkspaceCommands(rules.pendingWorkspaceCommands);
+    return rules.commandPolicy;
+  }
+
+  /** The rules as they apply now, without offering anything. */
+  describeRules(): TrustRulesView {
+    const rules = this.currentRules();
+    return { sensitiveGlobs: rules.sensitiveGlobs, commandPolicy: rules.commandPolicy, pendingWorkspaceCommands: rules.pendingWorkspaceCommands?.entries };
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+  }
+
+  /**
+   * Settings are read on every use (a few lookups) and the rules rebuilt only when they differ,
+   * so a policy object, and the rules compiled from it, live as long as the settings do.
+   */
+  private currentRules(): TrustRules {
+    const values = readTrustRuleSettings();
+    const accepted = this.acceptedHash();
+    const key = JSON.stringify([values, accepted ?? null]);
+    if (this.rules?.key !== key) {
+      const built = buildTrustRules(values, accepted);
+      for (const problem of built.problems) this.trust.log?.warn(problem);
+      this.rules = { key, built };
+    }
+    return this.rules.built;
+  }
+
+  private acceptedHash(): string | undefined {
+    return this.trust.state ? this.trust.state.get<string | undefined>(ACCEPTED_COMMANDS_KEY, undefined) : this.acceptedHere;
+  }
+
+  private offerWorkspaceCommands(pending: { entries: string[]; hash: string }): void {
+    if (this.offered.has(pending.hash)) return;
+    this.offered.add(pending.hash);
+    this.trust.log?.info(`This workspace's toolbelt.runBash.allowedCommands (${pending.entries.join(', ')}) apply only once you accept them.`);
+    void askToUseWorkspaceCommands(pending.entries).then(async (use) => {
+      if (!use) return this.trust.log?.info('Workspace allowed commands ignored; run_bash asks for them.');
+      if (this.trust.state) await this.trust.state.update(ACCEPTED_COMMANDS_KEY, pending.hash);
+      else this.acceptedHere = pending.hash;
+      this.trust.log?.info(`Workspace allowed commands accepted: ${pending.entries.join(', ')}.`);
+    }, (error: unknown) => this.trust.log?.warn(`Could not ask about the workspace's allowed commands: ${String(error)}`));
+  }
+}
+
+/** A notification (not modal: it may appear during a chat turn, which goes on asking meanwhile). */
+async function askToUseWorkspaceCommands(entries: readonly string[]): Promise<boolean> {
+  const shown = entries.slice(0, 10).map((e) => `"${e}"`).join(', ') + (entries.length > 10 ? `, and ${entries.length - 10} more` : '');
+  const choice = await vscode.window.showWarningMessage(
+    `This workspace allows these commands to run without asking: ${shown}. Until you choose Use Them, run_bash asks for them.`,
+    'Use Them',
+    'Ignore',
+  );
+  return choice === 'Use Them';
 }
 
 /** The ripgrep VS Code ships: 1.139 keeps one per platform in ripgrep-universal, older builds one in @vscode/ripgrep. */
@@ -78,7 +184,10 @@ export function findRipgrep(appRoot: string): string | undefined {
 
 /** Asks with a modal dialog; the chat panel replaces this with approval inside its tool cards. */
 export const confirmWithDialog: Confirmer = async (request) => {
-  const title = request.reason === 'protected' ? `Toolbelt: ${request.tool} wants to change a protected path` : `Toolbelt: allow ${request.tool}?`;
+  const title =
+    request.reason === 'protected' ? `Toolbelt: ${request.tool} wants to change a protected path`
+      : request.reason === 'sensitive' ? `Toolbelt: ${request.tool} wants to read a file that may hold secrets`
+        : `Toolbelt: allow ${request.tool}?`;
   const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: request.summary }, 'Allow');
   return choice === 'Allow';
 };

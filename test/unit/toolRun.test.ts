@@ -33,7 +33,7 @@ describe('ToolRegistry.run: statuses and budgets', () => {
 
     it('a thrown error is "error" with the contract text', async () => {
       registry.register(new FakeTool('broken', () => Promise.reject(new Error('disk on fire'))));
-      assert.deepEqual(await registry.run('broken', {}), { text: 'Error executing broken: disk on fire', status: 'error', durationMs: 0 });
+      assert.deepEqual(await registry.run('broken', {}), { text: 'Error executing broken: disk on fire', status: 'error', durationMs: 0, approvedBy: 'auto' });
     });
 
     it('a refusal is "refused"', async () => {

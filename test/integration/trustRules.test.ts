@@ -1,0 +1,72 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ToolbeltApi } from '../../src/vscode/api';
+import { ModelServer } from '../support/modelServer';
+import { activateToolbelt, setRegistry, waitFor } from './helpers';
+
+const SENSITIVE = ['secrets/**', '*.token'];
+const ALLOWED = ['echo'];
+const DENIED = ['touch'];
+
+async function setWorkspace(values: Record<string, unknown>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('toolbelt');
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Workspace);
+}
+
+describe('Sensitive files and command rules from workspace settings (trusted)', () => {
+  let api: ToolbeltApi;
+  let model: ModelServer;
+  const folder = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+
+  before(async () => {
+    api = await activateToolbelt();
+    model = await ModelServer.start();
+  });
+
+  after(async () => {
+    await setWorkspace({ 'tools.sensitiveFiles': undefined, 'runBash.allowedCommands': undefined, 'runBash.deniedCommands': undefined });
+    await setWorkspace({ provider: undefined, baseUrl: undefined, model: undefined });
+    await setRegistry(undefined);
+    await model.close();
+  });
+
+  it('declares the three settings, restricted in untrusted workspaces', () => {
+    const pkg = vscode.extensions.getExtension('toolbelt.toolbelt')!.packageJSON;
+    const restricted: string[] = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    for (const key of ['toolbelt.tools.sensitiveFiles', 'toolbelt.runBash.allowedCommands', 'toolbelt.runBash.deniedCommands']) assert.ok(restricted.includes(key), key);
+    const config = vscode.workspace.getConfiguration('toolbelt');
+    assert.ok((config.inspect<string[]>('tools.sensitiveFiles')?.defaultValue ?? []).includes('.env'));
+    assert.deepEqual(config.inspect('runBash.allowedCommands')?.defaultValue, []);
+  });
+
+  it('picks up workspace values live; the allow-list waits for the person', async () => {
+    assert.equal(api.tools.policy().commandPolicy, undefined, 'no rules: run_bash asks as always');
+    assert.ok(api.tools.policy().sensitiveGlobs.includes('.env'));
+    await setWorkspace({ 'tools.sensitiveFiles': SENSITIVE, 'runBash.allowedCommands': ALLOWED, 'runBash.deniedCommands': DENIED });
+    const policy = await waitFor(() => {
+      const now = api.tools.policy();
+      return now.commandPolicy?.denied.includes('touch') ? now : undefined;
+    }, 'the workspace rules to apply');
+    assert.deepEqual(policy.sensitiveGlobs, SENSITIVE);
+    assert.deepEqual(policy.commandPolicy, { allowed: [], denied: DENIED });
+    assert.deepEqual(policy.pendingWorkspaceCommands, ALLOWED);
+  });
+
+  it('refuses a denied command in a chat turn without running it', async () => {
+    await setWorkspace({ provider: 'openai', baseUrl: model.openaiBaseUrl, model: 'scripted-model', 'runBash.deniedCommands': DENIED });
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-integration');
+    await setRegistry([{ name: 'run_bash' }]);
+    await waitFor(() => api.tools.list().length === 1, 'run_bash registered');
+    assert.equal((await api.tools.enable('run_bash')).ok, true);
+    const marker = path.join(folder(), 'h9-denied-marker');
+    model.reset();
+    model.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'echo start && touch h9-denied-marker' } }] }, { text: 'Refused, as told.' });
+    assert.equal(await api.chat.send('Make the marker.'), 'Refused, as told.');
+    // The chat's earlier turns (other suites) are in the history too: this turn's result is the last.
+    const results = (model.requests[1].body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+    assert.match(results.at(-1) ?? '', /the person's command rules deny `touch h9-denied-marker`/);
+    assert.equal(await fs.stat(marker).then(() => true, () => false), false, 'nothing ran');
+  });
+});

@@ -1,3 +1,4 @@
+import type { ContextMeter } from '../protocol';
 import type { ToolCallRecord } from '../tools/toolCallLog';
 import type { ApplyResult, RegisteredTool, ToggleResult } from '../tools/toolManager';
 import type { ToolDefinition } from '../tools/types';
@@ -25,6 +26,8 @@ export interface ToolbeltApi {
     send(text: string): Promise<string>;
     /** Puts back what the newest turn of the current chat changed; files changed since are skipped. */
     undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }>;
+    /** How full the model's context window was for the current chat's latest request (the header's meter). */
+    context(): ContextMeter | undefined;
   };
   views: {
     /** The tools tree as plain rows, as a person sees it. */
@@ -37,6 +40,7 @@ export interface ToolbeltApi {
 export interface ChatSender {
   send(text: string): Promise<string>;
   undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }>;
+  context(): ContextMeter | undefined;
 }
 
 export function createApi(tools: WorkspaceTools, tree: ToolsTreeProvider, chat: ChatSender, activationMs: number, toolLog: ToolLogReader, rules?: { describeRules(): TrustRulesView }): ToolbeltApi {
@@ -54,7 +58,7 @@ export function createApi(tools: WorkspaceTools, tree: ToolsTreeProvider, chat: 
       },
     },
     views: { toolsTree: () => tree.snapshot() },
-    chat: { send: (text) => chat.send(text), undoLastTurn: () => chat.undoLastTurn() },
+    chat: { send: (text) => chat.send(text), undoLastTurn: () => chat.undoLastTurn(), context: () => chat.context() },
     activationMs,
   };
 }

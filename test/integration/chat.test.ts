@@ -39,6 +39,30 @@ describe('Chat through the API in a real extension host', () => {
     assert.equal(chatBundleLoaded(), false);
   });
 
+  it('runs a text-only model through Ollama\'s own API, calling a tool from its answer, and fills the context meter', async () => {
+    model.setTextOnly('text-only').setContextLength('text-only', 16_384);
+    await setChatSettings({ provider: 'ollama', baseUrl: model.ollamaBaseUrl, model: 'text-only' });
+    try {
+      model.enqueue(
+        { chunks: ['Let me work it out.\n```tool_call\n{"name": "calculator", ', '"arguments": {"expression": "6*7"}}\n```\n'] },
+        { text: 'It is 42.' },
+      );
+      const reply = await api.chat.send('What is 6*7?');
+      assert.equal(reply, 'Let me work it out.\n\nIt is 42.');
+      const chats = model.requests.filter((r) => r.path === '/api/chat');
+      assert.equal(chats.length, 2);
+      assert.equal(chats[0].body.tools, undefined, 'no native tools for a model without them');
+      assert.match((chats[0].body.messages as { content: string }[])[0].content, /# Tools[\s\S]*### calculator/);
+      assert.match((chats[1].body.messages as { role: string; content: string }[]).at(-1)!.content, /^Result of calculator \([^)]+\):\n42$/);
+      assert.ok((chats[0].body.options as { num_ctx: number }).num_ctx <= 16_384);
+      const meter = api.chat.context();
+      assert.equal(meter?.contextTokens, 16_384, "the window Ollama's /api/show reported");
+      assert.equal(meter?.measured, 'reported', "Ollama's own count of the last request");
+    } finally {
+      await setChatSettings({ provider: 'openai', baseUrl: model.openaiBaseUrl, model: 'scripted-model' });
+    }
+  });
+
   it('explains a missing API key instead of failing obscurely', async () => {
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
     await assert.rejects(api.chat.send('hello'), /No OpenAI API key is set\. Use "Toolbelt: Set API Key"/);

@@ -9,6 +9,7 @@ import type { ApiKeys } from '../apiKeys';
 import { readSettings } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import type { StoredConversation } from '../../chat/conversation';
+import type { ContextMeter } from '../../protocol';
 import type { ConversationStore } from './conversationStore';
 import { CheckpointStore } from '../../tools/checkpoints';
 import { loadChatRuntime } from './runtimeLoader';
@@ -81,6 +82,10 @@ export class ChatService implements vscode.Disposable {
 
   undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }> {
     return this.controller.undoLastTurn();
+  }
+
+  context(): ContextMeter | undefined {
+    return this.controller.state().context;
   }
 
   dispose(): void {

@@ -22,6 +22,72 @@ const problemMatcher = {
   },
 };
 
+/**
+ * dist/chat.js gets the extension's tool registry passed in; a module of src/tools inside it is a
+ * second copy of the tool core that never runs (type-only imports are fine: they vanish).
+ */
+const CHAT_BUNDLE = path.join('dist', 'chat.js');
+const TOOL_CORE = /^src[\\/]tools[\\/]/;
+
+function toolCoreInChatBundle(metafile) {
+  const chat = Object.entries(metafile.outputs).find(([file]) => path.normalize(file) === CHAT_BUNDLE);
+  return chat ? Object.keys(chat[1].inputs).filter((input) => TOOL_CORE.test(input)) : [];
+}
+
+/** Says so, on every build and rebuild (watch mode too), when src/tools lands in dist/chat.js. */
+const chatWithoutToolCore = {
+  name: 'chat-without-tool-core',
+  setup(build) {
+    build.onEnd((result) => {
+      const strays = result.metafile ? toolCoreInChatBundle(result.metafile) : [];
+      if (strays.length === 0) return;
+      console.error(
+        `✘ [ERROR] ${CHAT_BUNDLE} must not contain src/tools (the extension passes its registry to the Agent), but it bundles:\n` +
+          strays.map((file) => `    ${file}`).join('\n') +
+          '\n  Import these as types only (`import type`), or move what the chat needs out of src/tools (see src/agent/agentLoop.ts).',
+      );
+    });
+  },
+};
+
+/**
+ * npm packages the extension needs only after activation (unbash: run_bash's command policy).
+ * Each is bundled apart into dist/lib-<name>.js; the node bundles that import it get a stand-in
+ * whose exports load the real one on first use, so activation does not read it.
+ */
+const DEFERRED_PACKAGES = ['unbash'];
+const deferredFile = (name) => `lib-${name}.js`;
+
+/** The stand-in's source: a wrapper per function export, a getter for anything else. */
+async function deferredStandIn(name) {
+  const real = await import(name);
+  const lines = [
+    "const path = require('node:path');",
+    'let real;',
+    // A computed path keeps esbuild from bundling the real package here again.
+    `const load = () => (real ??= require(path.join(__dirname, ${JSON.stringify(deferredFile(name))})));`,
+  ];
+  for (const [key, value] of Object.entries(real)) {
+    if (key === 'default') continue;
+    const name = JSON.stringify(key);
+    if (typeof value === 'function') {
+      lines.push(`exports[${name}] = function (...args) { const f = load()[${name}]; return new.target ? Reflect.construct(f, args, new.target) : f.apply(this, args); };`);
+    } else {
+      lines.push(`Object.defineProperty(exports, ${name}, { enumerable: true, get: () => load()[${name}] });`);
+    }
+  }
+  return lines.join('\n');
+}
+
+const deferPackages = {
+  name: 'defer-packages',
+  setup(build) {
+    const filter = new RegExp(`^(${DEFERRED_PACKAGES.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'deferred' }));
+    build.onLoad({ filter: /.*/, namespace: 'deferred' }, async (args) => ({ contents: await deferredStandIn(args.path), loader: 'js', resolveDir: __dirname }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -43,7 +109,16 @@ const targets = [
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
+    plugins: [...common.plugins, deferPackages, chatWithoutToolCore],
   },
+  ...DEFERRED_PACKAGES.map((name) => ({
+    ...common,
+    stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: __dirname, sourcefile: `${name} (deferred)` },
+    outfile: path.join('dist', deferredFile(name)),
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+  })),
 ];
 
 const webviewEntry = 'src/webview/main.ts';
@@ -59,6 +134,23 @@ if (fs.existsSync(webviewEntry)) {
   });
 }
 
+/** .vscodeignore is an allow-list: a bundle it does not name is missing from the .vsix (a deferred lib included). */
+function warnIfLeftOutOfPackage(results) {
+  const allowed = fs
+    .readFileSync('.vscodeignore', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('!'))
+    .map((line) => new RegExp(`^${line.slice(1).trim().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/(?<!\.)\*/g, '[^/]*')}$`));
+  for (const result of results) {
+    for (const file of Object.keys(result.metafile.outputs)) {
+      const relative = path.relative('.', file).split(path.sep).join('/');
+      if (!relative.endsWith('.map') && !allowed.some((pattern) => pattern.test(relative))) {
+        console.warn(`▲ [WARNING] ${relative} is not in .vscodeignore's allow-list, so the .vsix would go without it: add "!${relative}".`);
+      }
+    }
+  }
+}
+
 async function main() {
   fs.mkdirSync('dist', { recursive: true });
   const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
@@ -68,6 +160,9 @@ async function main() {
   }
   const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  warnIfLeftOutOfPackage(results);
+  // chatWithoutToolCore has said which; a one-shot build fails.
+  if (results.some((result) => toolCoreInChatBundle(result.metafile).length > 0)) process.exit(1);
   for (const result of results) {
     for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
       if (!file.endsWith('.map')) console.log(`${path.relative('.', file)}  ${(bytes / 1024).toFixed(1)} KB`);
@@ -75,7 +170,11 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+module.exports = { deferPackages, deferredFile, toolCoreInChatBundle };

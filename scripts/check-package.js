@@ -16,6 +16,7 @@ const EXPECTED = [
   'extension/dist/extension.js',
   'extension/dist/chat.js',
   'extension/dist/searchWorker.js',
+  'extension/dist/lib-unbash.js',
   'extension/dist/webview.js',
   'extension/dist/webview.css',
   'extension/media/icon.png',

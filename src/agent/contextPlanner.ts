@@ -2,7 +2,7 @@ import { outputReserve, resolveLimits, type ModelLimits } from '../providers/con
 import { estimateTokens, toolTokens } from '../providers/tokens';
 import type { ChatMessage, ChatProvider } from '../providers/types';
 import type { ChatTool } from '../tools/interface';
-import { fitConversation } from './contextBudget';
+import { fitConversation, messageTokens, type FittedConversation } from './contextBudget';
 
 /** How full the model's context window is for one request; the panel shows it per turn. */
 export interface ContextUsage {
@@ -32,19 +32,23 @@ export interface PlannedRequest {
 export class ContextPlanner {
   private readonly limits = new WeakMap<ChatProvider, Promise<ModelLimits>>();
   private scale = 1;
+  /** The conversation counted last time: a conversation only grows, so the next count adds the new messages. */
+  private counted: { messages: readonly ChatMessage[]; length: number; last: ChatMessage | undefined; tokens: number } | undefined;
 
   async plan(provider: ChatProvider, systemMessage: ChatMessage | undefined, tools: ChatTool[], messages: readonly ChatMessage[], signal?: AbortSignal): Promise<PlannedRequest> {
     const limits = await this.limitsOf(provider, signal);
     let fixed = systemMessage ? 4 + estimateTokens(systemMessage.content) : 0;
     for (const tool of tools) fixed += toolTokens(tool);
     // The fitting works in raw estimate units: scale the budget rather than every count.
-    const fitted = fitConversation(
-      messages,
-      { contextTokens: Math.floor(limits.contextTokens / this.scale), reserveOutputTokens: Math.floor(outputReserve(limits) / this.scale), fixedTokens: fixed },
-      estimateTokens,
-    );
+    const budget = { contextTokens: Math.floor(limits.contextTokens / this.scale), reserveOutputTokens: Math.floor(outputReserve(limits) / this.scale), fixedTokens: fixed };
+    const total = fixed + this.conversationTokens(messages);
+    // Most requests fit as they are: then nothing is copied or counted again.
+    const fitted: Omit<FittedConversation, 'messages' | 'limit'> & { messages: readonly ChatMessage[] } =
+      total <= Math.max(0, budget.contextTokens - budget.reserveOutputTokens)
+        ? { messages, tokens: total, shortenedResults: 0, droppedMessages: 0 }
+        : fitConversation(messages, budget, estimateTokens);
     return {
-      messages: systemMessage ? [systemMessage, ...fitted.messages] : fitted.messages,
+      messages: systemMessage ? [systemMessage, ...fitted.messages] : [...fitted.messages],
       estimatedTokens: fitted.tokens,
       usage: {
         tokens: Math.round(fitted.tokens * this.scale),
@@ -55,6 +59,16 @@ export class ContextPlanner {
         droppedMessages: fitted.droppedMessages,
       },
     };
+  }
+
+  /** Tokens of the conversation, counting only the messages added since the last request. */
+  private conversationTokens(messages: readonly ChatMessage[]): number {
+    const counted = this.counted;
+    const grown = counted !== undefined && counted.messages === messages && messages.length >= counted.length && messages[counted.length - 1] === counted.last;
+    let tokens = grown ? counted.tokens : 0;
+    for (let i = grown ? counted.length : 0; i < messages.length; i++) tokens += messageTokens(messages[i], estimateTokens);
+    this.counted = { messages, length: messages.length, last: messages[messages.length - 1], tokens };
+    return tokens;
   }
 
   /** Learns from the service's count of a request whose raw estimate was `estimated`. */

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentOptions } from '../agent/agent';
+import type { AgentEvent, AgentSettings } from '../agent/agentLoop';
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ChatProvider } from '../providers/types';
 import type { ApprovalDecision, ChatViewState, ContextMeter, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
@@ -32,7 +32,7 @@ export class ChatSetupError extends Error {
 }
 
 /** The Agent class, from the lazily loaded chat bundle. */
-export type AgentConstructor = new (provider: ChatProvider, options: AgentOptions) => {
+export type AgentConstructor = new (provider: ChatProvider, options: AgentSettings & { toolRegistry: ToolRegistry }) => {
   history: readonly import('../providers/types').ChatMessage[];
   resume(options: { signal?: AbortSignal; stream?: boolean }): AsyncIterable<AgentEvent>;
   getSystemPrompt(): string;

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { Agent } from '../../src/agent/agent';
 import { OpenAIProvider } from '../../src/providers/openai';
-import type { ExecutableTool } from '../../src/tools/interface';
+import type { ChatTool, ExecutableTool } from '../../src/tools/interface';
 import { ToolRegistry } from '../../src/tools/registry';
 
 /**
@@ -13,9 +13,12 @@ import { ToolRegistry } from '../../src/tools/registry';
 const [variant, baseURL, roundsText, warmupText, repeatsText] = process.argv.slice(2);
 const rounds = Number(roundsText);
 
+// One schema object, as the builtin tools keep theirs (the Agent's token count is cached per schema).
+const noopSchema: ChatTool = { type: 'function', function: { name: 'noop', description: 'Does nothing.', parameters: { type: 'object', properties: { value: { type: 'string' } }, required: [] } } };
+
 const noop: ExecutableTool = {
   name: 'noop',
-  getSchema: () => ({ type: 'function', function: { name: 'noop', description: 'Does nothing.', parameters: { type: 'object', properties: { value: { type: 'string' } }, required: [] } } }),
+  getSchema: () => noopSchema,
   execute: async (args) => `ok ${String(args.value)}`,
 };
 

@@ -93,11 +93,22 @@ export function guardedFetch(provider: string, idleMs: number): (input: string |
  * longer than `maxLineBytes` ends the stream with a clear error.
  */
 export function wholeLines(body: ReadableStream<Uint8Array>, provider: string, maxLineBytes = MAX_SSE_LINE_BYTES): ReadableStream<Uint8Array> {
+  // Pull-based rather than pipeThrough(TransformStream): one stream instead of three, which is
+  // measurably cheaper per chunk on the hot path of every streamed answer.
+  const reader = body.getReader();
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value: chunk } = await reader.read();
+        if (done) {
+          if (pendingBytes) controller.enqueue(concat(pending, pendingBytes));
+          pending = [];
+          pendingBytes = 0;
+          controller.close();
+          return;
+        }
         const lastBreak = chunk.lastIndexOf(0x0a);
         if (lastBreak < 0) {
           pending.push(chunk);
@@ -106,20 +117,23 @@ export function wholeLines(body: ReadableStream<Uint8Array>, provider: string, m
             controller.error(
               new ProviderError(`${labelOf(provider)} sent one line longer than ${Math.round(maxLineBytes / 1024 / 1024)} MB; the answer was stopped.`, { kind: 'protocol', provider }),
             );
+            void reader.cancel().catch(() => undefined);
+            return;
           }
-          return;
+          continue;
         }
-        pending.push(chunk.subarray(0, lastBreak + 1));
-        controller.enqueue(pending.length === 1 ? pending[0] : concat(pending, pendingBytes + lastBreak + 1));
+        const whole = chunk.subarray(0, lastBreak + 1);
+        controller.enqueue(pending.length === 0 ? whole : concat([...pending, whole], pendingBytes + whole.byteLength));
         const rest = chunk.subarray(lastBreak + 1);
         pending = rest.byteLength ? [rest] : [];
         pendingBytes = rest.byteLength;
-      },
-      flush(controller) {
-        if (pendingBytes) controller.enqueue(concat(pending, pendingBytes));
-      },
-    }),
-  );
+        return;
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
 
 function concat(parts: Uint8Array[], bytes: number): Uint8Array {

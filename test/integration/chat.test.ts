@@ -60,6 +60,8 @@ describe('Chat through the API in a real extension host', () => {
       assert.equal(meter?.measured, 'reported', "Ollama's own count of the last request");
     } finally {
       await setChatSettings({ provider: 'openai', baseUrl: model.openaiBaseUrl, model: 'scripted-model' });
+      // The next tests read the conversation from its start.
+      await vscode.commands.executeCommand('toolbelt.newChat');
     }
   });
 

@@ -1,27 +1,13 @@
 import { formatPromptCall, PromptToolCallParser, toolsPrompt } from './promptToolCalls';
-import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ToolCall } from './types';
+import type { ChatMessage, ChatRequest, ProviderEvent, ToolCall } from './types';
+import { WrappedProvider } from './wrappedProvider';
 
 /**
  * Wraps a provider whose model cannot call tools natively: the tools go into the system
  * prompt, earlier calls and results are written into the conversation as text, and calls are
  * read out of the model's answer. The Agent sees the same events as from a native provider.
  */
-export class PromptToolCallingProvider implements ChatProvider {
-  constructor(private readonly inner: ChatProvider) {}
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get model(): string {
-    return this.inner.model;
-  }
-
-  get limits(): ChatProvider['limits'] {
-    const inner = this.inner;
-    return inner.limits ? (signal) => inner.limits!(signal) : undefined;
-  }
-
+export class PromptToolCallingProvider extends WrappedProvider {
   async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {
     if (request.tools.length === 0) {
       yield* this.inner.stream(request);

@@ -1,6 +1,7 @@
 import { ProviderError } from './errors';
 import { PromptToolCallingProvider } from './promptToolCalling';
 import type { ChatProvider, ChatRequest, ProviderEvent, ToolCallingMode } from './types';
+import { WrappedProvider } from './wrappedProvider';
 
 /** What servers say when a model cannot take tools (Ollama, llama.cpp, vLLM, LM Studio word it differently). */
 const NO_TOOL_SUPPORT = /does not support tools|tools? (?:are|is) not supported|(?:tool|function)[ _-]?(?:calling|call|use|choice)s? (?:is |are )?not supported|unsupported[^.]*\btools?\b/i;
@@ -17,31 +18,19 @@ export function withToolCalling(provider: ChatProvider, mode: ToolCallingMode): 
   return new AutoToolCallingProvider(provider);
 }
 
-export class AutoToolCallingProvider implements ChatProvider {
+export class AutoToolCallingProvider extends WrappedProvider {
   private readonly prompt: PromptToolCallingProvider;
   /** Decided after the first request with tools: true once the model has shown it cannot take them. */
   private usePrompt: boolean | undefined;
 
-  constructor(private readonly inner: ChatProvider) {
+  constructor(inner: ChatProvider) {
+    super(inner);
     this.prompt = new PromptToolCallingProvider(inner);
-  }
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get model(): string {
-    return this.inner.model;
   }
 
   /** How tools reach the model now: undefined until a request with tools decided it. */
   get toolCalling(): 'native' | 'prompt' | undefined {
     return this.usePrompt === undefined ? undefined : this.usePrompt ? 'prompt' : 'native';
-  }
-
-  get limits(): ChatProvider['limits'] {
-    const inner = this.inner;
-    return inner.limits ? (signal) => inner.limits!(signal) : undefined;
   }
 
   async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {

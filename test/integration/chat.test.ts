@@ -4,15 +4,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolbeltApi } from '../../src/vscode/api';
 import { ModelServer } from '../support/modelServer';
-import { activateToolbelt, setRegistry, waitFor } from './helpers';
+import { activateToolbelt, setChatSettings, setRegistry, waitFor } from './helpers';
 
 function chatBundleLoaded(): boolean {
   return Object.keys(require.cache).some((file) => file.endsWith(`${path.sep}dist${path.sep}chat.js`));
-}
-
-async function setChatSettings(values: Record<string, unknown>): Promise<void> {
-  const config = vscode.workspace.getConfiguration('toolbelt');
-  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
 describe('Chat through the API in a real extension host', () => {

@@ -12,6 +12,12 @@ export async function activateToolbelt(): Promise<ToolbeltApi> {
 
 export { waitFor } from '../support/waitFor';
 
+/** Writes `toolbelt.<key>` values into the workspace settings (undefined removes one). */
+export async function setChatSettings(values: Record<string, unknown>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('toolbelt');
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Workspace);
+}
+
 export function registryConfig() {
   return vscode.workspace.getConfiguration('toolbelt');
 }

@@ -5,12 +5,7 @@ import * as vscode from 'vscode';
 import type { ToolCallRecord } from '../../src/tools/toolCallLog';
 import type { ToolbeltApi } from '../../src/vscode/api';
 import { ModelServer } from '../support/modelServer';
-import { activateToolbelt, setRegistry, waitFor } from './helpers';
-
-async function setChatSettings(values: Record<string, unknown>): Promise<void> {
-  const config = vscode.workspace.getConfiguration('toolbelt');
-  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Workspace);
-}
+import { activateToolbelt, setChatSettings, setRegistry, waitFor } from './helpers';
 
 describe('The tool-call log in a real extension host', () => {
   let api: ToolbeltApi;

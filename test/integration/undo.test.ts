@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolbeltApi } from '../../src/vscode/api';
 import { ModelServer } from '../support/modelServer';
-import { activateToolbelt, setRegistry, waitFor } from './helpers';
+import { activateToolbelt, setChatSettings, setRegistry, waitFor } from './helpers';
 
 /** Per-turn undo through the API in the real host: files back byte for byte and mode for mode. */
 describe('Undo a chat turn in a real extension host', () => {
@@ -16,10 +16,7 @@ describe('Undo a chat turn in a real extension host', () => {
   before(async () => {
     api = await activateToolbelt();
     model = await ModelServer.start();
-    const config = vscode.workspace.getConfiguration('toolbelt');
-    await config.update('provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config.update('baseUrl', model.openaiBaseUrl, vscode.ConfigurationTarget.Workspace);
-    await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
+    await setChatSettings({ provider: 'openai', baseUrl: model.openaiBaseUrl, model: 'scripted-model' });
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-undo');
     await setRegistry([{ name: 'write_file' }, { name: 'move' }, { name: 'mkdir' }]);
     await waitFor(() => api.tools.list().length === 3, 'three tools');
@@ -27,8 +24,7 @@ describe('Undo a chat turn in a real extension host', () => {
   });
 
   after(async () => {
-    const config = vscode.workspace.getConfiguration('toolbelt');
-    for (const key of ['provider', 'baseUrl', 'model']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    await setChatSettings({ provider: undefined, baseUrl: undefined, model: undefined });
     await setRegistry(undefined);
     await model.close();
     for (const name of ['undo-a.sh', 'undo-b.txt', 'undo-c.txt', 'undo-moved.txt', 'undo-dir']) await fs.rm(file(name), { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type { UndoResult } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 import { ApprovalBroker } from './approvals';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
-import { continuedFrom, fittedNotice, newConversation, titleFrom, type StoredConversation } from './conversation';
+import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
 
 /** How much of a tool result a card carries (the model gets all of it). */
 export const CARD_RESULT_CHARS = 20_000;
@@ -78,8 +78,6 @@ export class ChatController {
   private turn = 0;
   private fittedTurn = -1;
   private readonly checkpoints: TurnCheckpoints;
-  /** Stored copies of files an undo skipped, by turn and path, for Compare. */
-  private readonly skippedCopies = new Map<string, { before: string; absolute: string }>();
 
   constructor(
     private readonly env: ChatEnvironment,
@@ -211,7 +209,7 @@ export class ChatController {
 
   /** Opens the difference between a skipped file as the turn left it and as it is now. */
   compare(turnId: string, path: string): boolean {
-    const copy = this.skippedCopies.get(`${turnId}\n${path}`);
+    const copy = this.checkpoints.skippedCopy(turnId, path);
     if (!copy || !this.env.compare) return false;
     this.env.compare(copy.before, copy.absolute, `${path}: before the turn ↔ now`);
     return true;
@@ -335,7 +333,6 @@ export class ChatController {
   }
 
   private showUndone(result: UndoResult): void {
-    for (const skip of result.skipped) if (skip.before && skip.absolute) this.skippedCopies.set(`${result.turnId}\n${skip.path}`, { before: skip.before, absolute: skip.absolute });
     const item = this.turnItem(result.turnId);
     if (!item) return;
     const skipped = result.skipped.map((s) => ({ path: s.path, reason: s.reason, comparable: Boolean(s.before && s.absolute) }));
@@ -392,10 +389,6 @@ export class ChatController {
   }
 }
 
-function nextItemNumber(conversation: StoredConversation): number {
-  const numbers = conversation.items.map((item) => Number(/-(\d+)$/.exec(item.id)?.[1] ?? 0));
-  return Math.max(0, ...numbers) + 1;
-}
 
 function errorItem(error: unknown, id: string): TranscriptItem {
   if (error instanceof ChatSetupError) return { kind: 'error', id, message: error.message, action: error.action, retryable: true };

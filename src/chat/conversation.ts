@@ -22,6 +22,12 @@ export function newConversation(now = Date.now()): StoredConversation {
   return { id: `chat-${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`, title: 'New chat', createdAt: now, updatedAt: now, messages: [], items: [] };
 }
 
+/** The number the next transcript item of `conversation` gets (ids end in -<n>). */
+export function nextItemNumber(conversation: StoredConversation): number {
+  const numbers = conversation.items.map((item) => Number(/-(\d+)$/.exec(item.id)?.[1] ?? 0));
+  return Math.max(0, ...numbers) + 1;
+}
+
 export function titleFrom(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > TITLE_CHARS ? `${flat.slice(0, TITLE_CHARS - 1)}…` : flat || 'New chat';

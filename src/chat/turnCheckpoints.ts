@@ -20,6 +20,8 @@ export interface TurnRecord {
 export class TurnCheckpoints {
   private store: Promise<CheckpointStoreLike | undefined> | undefined;
   private current: { turnId: string; store: CheckpointStoreLike } | undefined;
+  /** Stored copies of files an undo skipped, by turn and path, for Compare. */
+  private readonly skipped = new Map<string, { before: string; absolute: string }>();
 
   constructor(
     private readonly open: () => Promise<CheckpointStoreLike | undefined>,
@@ -69,12 +71,23 @@ export class TurnCheckpoints {
   async undoTurn(turnId: string): Promise<UndoResult> {
     const store = await this.opened();
     if (!store) throw new Error('Undo is not available: this workspace has no storage folder.');
-    return store.undoTurn(turnId);
+    return this.remember(await store.undoTurn(turnId));
   }
 
   async undoLastTurn(chatId: string): Promise<UndoResult | undefined> {
     const store = await this.opened();
-    return store?.undoLastTurn(chatId);
+    const result = await store?.undoLastTurn(chatId);
+    return result && this.remember(result);
+  }
+
+  /** The stored copy of a file an undo skipped (as it was before the turn), and the file now. */
+  skippedCopy(turnId: string, path: string): { before: string; absolute: string } | undefined {
+    return this.skipped.get(`${turnId}\n${path}`);
+  }
+
+  private remember(result: UndoResult): UndoResult {
+    for (const skip of result.skipped) if (skip.before && skip.absolute) this.skipped.set(`${result.turnId}\n${skip.path}`, { before: skip.before, absolute: skip.absolute });
+    return result;
   }
 
   private opened(): Promise<CheckpointStoreLike | undefined> {

@@ -9,6 +9,8 @@ import type * as Unbash from 'unbash/dist/parser';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse, forEachChild } = require('unbash') as typeof Unbash;
 
+import { noteSensitive, splitFind, unwrap, WRAPPERS, type ShellWord, type WrapperSpec } from './commandWrappers';
+
 export interface CommandPolicy {
   readonly allowed: readonly string[];
   readonly denied: readonly string[];
@@ -37,11 +39,6 @@ const PART_TEXT_MAX = 500;
 /** How deep eval / sh -c strings inside strings are followed. */
 const NESTED_STRING_DEPTH = 3;
 
-/** Variables that change which program runs or what it loads: setting one always asks. */
-const SENSITIVE_VARIABLES = new Set([
-  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'BASH_ENV', 'ENV',
-  'IFS', 'SHELLOPTS', 'BASHOPTS', 'PROMPT_COMMAND', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'PERL5OPT', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH',
-]);
 const DECLARING_BUILTINS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 /** Builtins that can do nothing but compute a status. */
 const HARMLESS_BUILTINS = new Set(['true', 'false', ':', '[', 'test']);
@@ -49,8 +46,6 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 /** Commands that run code from a string, a file or stdin: a rule must name more than the command. */
 const CODE_RUNNERS = new Set([...SHELLS, 'eval', 'source', '.']);
 const DEVICES_NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
-const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
-const FIND_WRITES = new Set(['-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
 // Bash evaluates array subscripts as arithmetic and arithmetic evaluates variables' values, so a
 // value like `a[$(rm -rf ~)]` runs its command wherever it is used as a number or a variable name.
 const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
@@ -64,46 +59,6 @@ const NAME_ARGUMENTS = new Set(['read', 'unset', 'mapfile', 'readarray', 'declar
 const NAME_OPTIONS: Record<string, string[]> = { printf: ['-v'], test: ['-v', '-R'], '[': ['-v', '-R'], wait: ['-p'] };
 const ARITHMETIC_REASON = 'bash reads a variable here as a number or a name, which runs any $(…) subscript held in it';
 
-interface WrapperSpec {
-  /** A transparent wrapper runs its inner command as is; others (sudo) must be allowed by name. */
-  transparent: boolean;
-  flags?: string;
-  withArg?: string;
-  /** Letters whose argument is optional and only ever attached (xargs -i, -e, -l). */
-  optionalArg?: string;
-  longFlags?: string[];
-  longWithArg?: string[];
-  assignments?: boolean;
-  /** Words to skip after the options (timeout's duration). */
-  positional?: number;
-  /** Letters that make it look commands up instead of running one (command -v). */
-  lookup?: string;
-}
-const WRAPPERS: Record<string, WrapperSpec> = {
-  env: { transparent: true, flags: 'i0v', withArg: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longWithArg: ['unset', 'chdir'], assignments: true },
-  nohup: { transparent: true },
-  time: { transparent: true, flags: 'pvaq', withArg: 'fo', longFlags: ['portability', 'verbose', 'append', 'quiet'], longWithArg: ['format', 'output'] },
-  nice: { transparent: true, withArg: 'n', longWithArg: ['adjustment'] },
-  timeout: { transparent: true, flags: 'v', withArg: 'sk', longFlags: ['preserve-status', 'foreground', 'verbose'], longWithArg: ['signal', 'kill-after'], positional: 1 },
-  stdbuf: { transparent: true, withArg: 'ioe', longWithArg: ['input', 'output', 'error'] },
-  command: { transparent: true, flags: 'p', lookup: 'vV' },
-  builtin: { transparent: true },
-  exec: { transparent: true, flags: 'cl', withArg: 'a' },
-  xargs: {
-    transparent: true, flags: '0rtpxo', withArg: 'aEdILnPs', optionalArg: 'iel',
-    longFlags: ['null', 'no-run-if-empty', 'verbose', 'interactive', 'exit', 'open-tty', 'replace', 'eof', 'max-lines'],
-    longWithArg: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
-  },
-  sudo: {
-    transparent: false, flags: 'bEHnPSABk', withArg: 'ugCDpRrtTU',
-    longFlags: ['background', 'preserve-env', 'set-home', 'non-interactive', 'preserve-groups', 'stdin', 'askpass', 'bell', 'reset-timestamp'],
-    longWithArg: ['user', 'group', 'close-from', 'chdir', 'prompt', 'role', 'type', 'other-user', 'command-timeout'],
-  },
-  doas: { transparent: false, flags: 'n', withArg: 'u' },
-};
-
-/** One word as the shell would see it: its value when literal, its source text otherwise. */
-type ShellWord = { value: string; literal: boolean; raw: string };
 /** A settings entry made ready: the words of a prefix, or a regex. */
 type Rule = { entry: string; words?: string[]; regex?: RegExp };
 type Rules = { allowed: Rule[]; denied: Rule[] };
@@ -303,66 +258,6 @@ function judgeLevels(levels: Level[], text: string, writes: string[], cautions: 
   return part('ask', [refusal ?? `\`${clip(joinWords(tried.words, true))}\` is not in the allowed commands`, ...extras].join('; '));
 }
 
-/** find's own words are judged apart from each -exec/-ok command it runs. */
-function splitFind(words: ShellWord[], writes: string[]): { own: ShellWord[]; runs: ShellWord[][]; writes: string[] } {
-  const own: ShellWord[] = [];
-  const runs: ShellWord[][] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i];
-    if (word.literal && FIND_WRITES.has(word.value)) writes = [...writes, word.value === '-delete' ? 'the files it finds (-delete)' : String(words[i + 1]?.raw)];
-    if (!word.literal || !FIND_EXEC.has(word.value)) {
-      own.push(word);
-      continue;
-    }
-    const end = words.findIndex((w, j) => j > i && (w.value === ';' || w.value === '+'));
-    const stop = end < 0 ? words.length : end;
-    runs.push(words.slice(i + 1, stop).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w)));
-    i = stop;
-  }
-  return { own, runs, writes };
-}
-
-/** The inner command of a wrapper; 'none' when it runs none, 'opaque' when its options are not understood. */
-function unwrap(words: ShellWord[], spec: WrapperSpec, cautions: string[]): ShellWord[] | 'none' | 'opaque' {
-  let placeholder: string | undefined;
-  let i = 1;
-  for (; i < words.length; i++) {
-    const { value, literal } = words[i];
-    if (!literal) return 'opaque';
-    if (value === '--') {
-      i++;
-      break;
-    }
-    if (spec.assignments && (value === '-' || /^[A-Za-z_]\w*=/.test(value))) {
-      noteSensitive(value.split('=')[0], cautions);
-      continue;
-    }
-    if (value.startsWith('--')) {
-      const [name, inline] = value.slice(2).split(/=(.*)/s);
-      if (name === 'replace') placeholder = inline ?? '{}';
-      if (spec.longWithArg?.includes(name)) i += inline === undefined ? 1 : 0;
-      else if (!spec.longFlags?.includes(name)) return 'opaque';
-      continue;
-    }
-    if (!value.startsWith('-') || value === '-') break;
-    for (let j = 1; j < value.length; j++) {
-      const letter = value[j];
-      const rest = value.slice(j + 1);
-      if (spec.withArg?.includes(letter) || spec.optionalArg?.includes(letter)) {
-        const arg = rest || (spec.withArg?.includes(letter) ? words[++i]?.value : undefined);
-        if (letter === 'I' || letter === 'i') placeholder = arg ?? '{}';
-        break;
-      }
-      if (spec.lookup?.includes(letter)) return 'none';
-      if (!spec.flags?.includes(letter)) return 'opaque';
-    }
-  }
-  i += spec.positional ?? 0;
-  if (i >= words.length) return 'none';
-  const inner = words.slice(i);
-  return placeholder ? inner.map((w) => (w.value.includes(placeholder) ? { ...w, literal: false } : w)) : inner;
-}
-
 /**
  * eval, trap and `sh -c` run a string as shell code. When it is literal, its commands are judged
  * as parts of their own and the wrapper is as allowed as they all are.
@@ -474,10 +369,6 @@ function pushPart(ctx: Context, text: string, verdict: CommandVerdict, reason: s
   const part: CommandPart = { text: clip(text), verdict, reason, ...(writes.length > 0 ? { writes } : {}) };
   if (at === ctx.parts.length) ctx.parts.push(part);
   else ctx.parts.splice(at, 0, part);
-}
-
-function noteSensitive(name: string | undefined, cautions: string[]): void {
-  if (name && SENSITIVE_VARIABLES.has(name)) cautions.push(`it sets ${name}, which changes what runs`);
 }
 
 function describeRule(rule: Rule): string {

@@ -7,9 +7,10 @@ export type ToolRisk = 'read' | 'write' | 'exec';
  * Why a call needs a person's say: `destructive` (the tool asks every time), `protected` (the
  * path: .git/, .vscode/, *.code-workspace), `sensitive` (reading a file that matches
  * `sensitiveGlobs`), `command` (parts of a run_bash command no rule allows), `write` (the
- * person asked to review every write, `writeApprovals: 'always'`).
+ * person asked to review every write, `writeApprovals: 'always'`), `external` (a tool from an MCP
+ * server or another extension: each call asks unless the person ticked "run without asking").
  */
-export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write';
+export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external';
 
 /** What a tool asks the user before a call that needs consent. */
 export interface ConfirmationRequest {

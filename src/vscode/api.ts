@@ -1,7 +1,7 @@
 import type { ContextMeter } from '../protocol';
 import type { ToolCallRecord } from '../tools/toolCallLog';
 import type { ApplyResult, RegisteredTool, ToggleResult } from '../tools/toolManager';
-import type { ToolDefinition } from '../tools/types';
+import type { CatalogTool } from '../tools/toolCatalog';
 import type { TrustRulesView } from './toolContext';
 import type { ToolLogReader } from './toolLog';
 import type { ToolsTreeProvider, TreeRow } from './toolsTree';
@@ -10,7 +10,7 @@ import type { WorkspaceTools } from './workspaceTools';
 /** What `activate()` returns: the commands' operations, for tests and other extensions. */
 export interface ToolbeltApi {
   tools: {
-    available(): { tools: ToolDefinition[]; count: number };
+    available(): { tools: CatalogTool[]; count: number };
     list(): RegisteredTool[];
     enable(name: string): Promise<ToggleResult>;
     disable(name: string): Promise<ToggleResult>;

@@ -187,7 +187,8 @@ export const confirmWithDialog: Confirmer = async (request) => {
   const title =
     request.reason === 'protected' ? `Toolbelt: ${request.tool} wants to change a protected path`
       : request.reason === 'sensitive' ? `Toolbelt: ${request.tool} wants to read a file that may hold secrets`
-        : `Toolbelt: allow ${request.tool}?`;
+        : request.reason === 'external' ? `Toolbelt: run ${request.tool}, a tool from outside Toolbelt?`
+          : `Toolbelt: allow ${request.tool}?`;
   const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: request.summary }, 'Allow');
   return choice === 'Allow';
 };

@@ -324,6 +324,8 @@ function approvalQuestion(approval: NonNullable<Extract<TranscriptItem, { kind: 
       return `This changes a protected path (.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code): ${approval.summary}`;
     case 'sensitive':
       return `This reads a file that may hold secrets (it matches toolbelt.tools.sensitiveFiles): ${approval.summary}`;
+    case 'external':
+      return `A tool from outside Toolbelt (an MCP server or another extension) may change anything; it asks before each call unless you tick "run without asking" in the Tools view: ${approval.summary}`;
     case 'command':
       return approval.parts?.length ? `${approval.summary}. No rule allows: ${approval.parts.join(' · ')}` : approval.summary;
     default:

@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { BUILTIN_MANIFEST, findBuiltin } from '../../src/tools/manifest';
+import { EXTERNAL_OUTPUT_MAX_CHARS, checkExternalArguments } from '../../src/tools/sourceTool';
 import { ToolManager, type ToggleStore } from '../../src/tools/toolManager';
+import { isLockedByTrust, mayEnableWhenUntrusted, whyLockedWhenUntrusted } from '../../src/tools/trustPolicy';
+import { FakeToolSource, sourceTool } from '../support/fakeToolSource';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
 class RecordingLogger {
@@ -62,7 +65,7 @@ describe('ToolManager (specs 000/002)', () => {
       assert.equal(tool.name, 'calculator');
       assert.equal(tool.description, manifest.description);
       assert.deepEqual(tool.parameters, manifest.parameters);
-      assert.equal(tool.handler, manifest.handler);
+      assert.equal(tool.type === 'builtin' && tool.handler, manifest.handler);
       assert.equal(tool.type, 'builtin');
       assert.equal(tool.enabled, true);
       assert.equal(await manager.registry.execute('calculator', { expression: '6*7' }), '42');
@@ -128,7 +131,7 @@ describe('ToolManager (specs 000/002)', () => {
       assert.match(result.warnings[0], /deprecated/);
       const [tool] = manager.list();
       assert.deepEqual(tool.parameters, findBuiltin('calculator')!.parameters);
-      assert.equal(tool.handler, 'calculator');
+      assert.equal(tool.type === 'builtin' && tool.handler, 'calculator');
       assert.equal(tool.type, 'builtin');
     });
 
@@ -241,6 +244,162 @@ describe('ToolManager (specs 000/002)', () => {
       assert.equal(untrusted.trusted, true);
       assert.equal(untrusted.registry.isToolEnabled('write_file'), true);
       assert.equal(untrusted.list()[0].description, 'Custom');
+    });
+  });
+
+  describe('tools from outside (MCP servers, other extensions)', () => {
+    const issueSchema = {
+      type: 'object' as const,
+      properties: { title: { type: 'string' as const }, labels: { type: 'array' as const } },
+      required: ['title'],
+    };
+    let github: FakeToolSource;
+    beforeEach(() => {
+      github = new FakeToolSource('github', { label: 'GitHub', state: { state: 'running' }, tools: [sourceTool('create_issue', { parameters: issueSchema })] });
+    });
+
+    function managerWith(extra: Parameters<typeof contextFor>[1] = {}, options: { trusted?: boolean; autoApprove?: ToggleStore } = {}) {
+      const context = contextFor(ws, extra);
+      const m = new ToolManager({ context, logger, ...options });
+      m.addSource(github);
+      m.applyConfig([{ name: 'github/create_issue' }]);
+      return { m, context };
+    }
+
+    it('asks before each call, naming the source and the tool, then calls the source with the arguments', async () => {
+      const { m, context } = managerWith({ answer: true });
+      const result = await m.registry.run('github_create_issue', { title: 'Bug', labels: ['x'] });
+      assert.equal(result.status, 'ok');
+      assert.equal(result.approvedBy, 'person');
+      assert.equal(result.text, 'create_issue ran with {"title":"Bug","labels":["x"]}');
+      assert.equal(context.confirmations.length, 1);
+      const [asked] = context.confirmations;
+      assert.equal(asked.reason, 'external');
+      assert.equal(asked.tool, 'github_create_issue');
+      assert.match(asked.summary, /create_issue.*GitHub/);
+      assert.deepEqual(asked.args, { title: 'Bug', labels: ['x'] });
+      assert.deepEqual(github.calls.map((c) => [c.tool, c.args]), [['create_issue', { title: 'Bug', labels: ['x'] }]]);
+    });
+
+    it('refuses when the person declines: status refused, the source never called', async () => {
+      const { m } = managerWith({ answer: false });
+      const result = await m.registry.run('github_create_issue', { title: 'Bug' });
+      assert.equal(result.status, 'refused');
+      assert.equal(result.approvedBy, 'refused');
+      assert.equal(github.calls.length, 0);
+    });
+
+    it('refuses where nobody can be asked, with a clear error', async () => {
+      const { m } = managerWith();
+      const result = await m.registry.run('github_create_issue', { title: 'Bug' });
+      assert.equal(result.status, 'refused');
+      assert.match(result.text, /nobody can be asked.*run without asking/);
+      assert.equal(github.calls.length, 0);
+    });
+
+    it('runs without asking once the person ticked it, and remembers that per tool', async () => {
+      const saved = new Map<string, boolean>();
+      const autoApprove: ToggleStore = { get: (n) => saved.get(n), set: (n, v) => void saved.set(n, v) };
+      const { m, context } = managerWith({ answer: false }, { autoApprove });
+      assert.deepEqual(m.setRunWithoutAsking('github_create_issue', true), { ok: true });
+      assert.equal(saved.get('github/create_issue'), true, 'kept under the catalog name');
+      assert.equal(m.list()[0].runWithoutAsking, true);
+      const result = await m.registry.run('github_create_issue', { title: 'Bug' });
+      assert.equal(result.status, 'ok');
+      assert.equal(result.approvedBy, 'rule');
+      assert.equal(context.confirmations.length, 0);
+      assert.equal(github.calls.length, 1);
+      m.setRunWithoutAsking('github/create_issue', false);
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).status, 'refused');
+      assert.equal(m.setRunWithoutAsking('calculator', true).ok, false);
+    });
+
+    it('hands an isError result to the model as an error', async () => {
+      github.respond(() => ({ text: 'Repository not found', isError: true }));
+      const { m } = managerWith({ answer: true });
+      const result = await m.registry.run('github_create_issue', { title: 'Bug' });
+      assert.equal(result.status, 'error');
+      assert.match(result.text, /Repository not found/);
+    });
+
+    it('checks arguments against the schema before asking anyone', async () => {
+      const { m, context } = managerWith({ answer: true });
+      const result = await m.registry.run('github_create_issue', { labels: 'x' });
+      assert.equal(result.status, 'error');
+      assert.match(result.text, /"title" is required/);
+      assert.equal(context.confirmations.length, 0);
+      assert.equal(github.calls.length, 0);
+    });
+
+    it('passes arguments the schema does not list, and copes with schemas beyond the checker', () => {
+      assert.deepEqual(checkExternalArguments('t', { type: 'object', properties: { n: { type: 'integer' } } }, { n: '4', extra: true }), { n: 4, extra: true });
+      assert.deepEqual(checkExternalArguments('t', { type: 'object', properties: {}, additionalProperties: false }, { extra: true }), {});
+      const odd = { type: 'object', properties: { a: null, b: { type: ['string', 'null'], enum: 'x' } }, required: 'a' } as never;
+      assert.deepEqual(checkExternalArguments('t', odd, { a: 1, b: 2 }), { a: 1, b: 2 });
+      assert.throws(() => checkExternalArguments('t', { type: 'object', properties: {} }, [1]), /expected a JSON object/);
+    });
+
+    it('caps what reaches the model', async () => {
+      github.respond(() => ({ text: 'x'.repeat(EXTERNAL_OUTPUT_MAX_CHARS * 2), isError: false }));
+      const { m } = managerWith({ answer: true });
+      const result = await m.registry.run('github_create_issue', { title: 'Bug' });
+      assert.ok(result.text.length < EXTERNAL_OUTPUT_MAX_CHARS + 200);
+      assert.match(result.text, /truncated/);
+    });
+
+    it('passes Stop on to the source', async () => {
+      let reached!: () => void;
+      const called = new Promise<void>((resolve) => (reached = resolve));
+      github.respond(
+        ({ signal }) =>
+          new Promise((_, reject) => {
+            reached();
+            signal?.addEventListener('abort', () => reject(new Error('cancelled by the client')), { once: true });
+          }),
+      );
+      const { m } = managerWith({ answer: true });
+      const stop = new AbortController();
+      const pending = m.registry.run('github_create_issue', { title: 'Bug' }, { signal: stop.signal });
+      await called;
+      stop.abort();
+      const result = await pending;
+      assert.equal(result.status, 'cancelled');
+      assert.equal(github.calls[0].signal?.aborted, true);
+    });
+
+    it('keeps outside tools disabled in an untrusted workspace and refuses to enable them', () => {
+      const { m } = managerWith({ answer: true }, { trusted: false });
+      assert.equal(m.list()[0].enabled, false);
+      assert.deepEqual(m.registry.getEnabledSchemas(), []);
+      const refused = m.enable('github/create_issue');
+      assert.equal(refused.ok, false);
+      assert.match((refused as { error: string }).error, /outside Toolbelt.*trust/);
+      assert.equal(m.registry.isToolEnabled('github_create_issue'), false);
+      m.setTrusted(true);
+      assert.equal(m.registry.isToolEnabled('github_create_issue'), true);
+    });
+
+    it('toggles by catalog name or model name and keeps the choice while the server is away', async () => {
+      const { m } = managerWith({ answer: true });
+      assert.deepEqual(m.disable('github_create_issue'), { ok: true });
+      assert.equal(m.list()[0].enabled, false);
+      await github.stop();
+      assert.equal(m.list()[0].state, 'waiting');
+      assert.deepEqual(m.enable('github/create_issue'), { ok: true }, 'a waiting tool takes a choice for later');
+      await github.start();
+      assert.equal(m.list()[0].enabled, true);
+    });
+  });
+
+  describe('the untrusted-workspace rule (trustPolicy)', () => {
+    it('lets only read tools be enabled in an untrusted workspace', () => {
+      assert.equal(mayEnableWhenUntrusted('read'), true);
+      assert.equal(mayEnableWhenUntrusted('write'), false);
+      assert.equal(mayEnableWhenUntrusted('exec'), false);
+      assert.equal(isLockedByTrust('exec', true), false);
+      assert.equal(isLockedByTrust('write', false), true);
+      assert.equal(whyLockedWhenUntrusted({ name: 'read_file', risk: 'read' }, false), undefined);
+      assert.match(whyLockedWhenUntrusted({ name: 'run_bash', risk: 'exec' }, false)!, /run programs.*trust/);
     });
   });
 });

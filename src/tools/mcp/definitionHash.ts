@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { McpServerConfig } from './mcpConfig';
+
+/**
+ * A stable fingerprint of what a person approves before a server starts: how it runs (command,
+ * arguments, environment with the envFile's contents, working folder) or where it connects (URL,
+ * headers). Variables are hashed as written, so `${input:token}` counts but the secret typed for
+ * it does not; a changed reference, command, argument, variable or URL gives a new hash.
+ * The server's name is left out: approvals are kept per server name.
+ */
+export function definitionHash(server: McpServerConfig, envFileText?: string): string {
+  const approved =
+    server.type === 'stdio'
+      ? {
+          type: 'stdio',
+          command: server.command,
+          args: server.args,
+          env: server.env,
+          envFile: server.envFile ?? null,
+          envFileText: server.envFile ? (envFileText ?? null) : null,
+          cwd: server.cwd ?? null,
+        }
+      : { type: server.type, url: server.url, headers: server.headers };
+  return createHash('sha256').update(canonicalJson(approved)).digest('hex');
+}
+
+/** JSON with object keys sorted at every level, so key order never changes the hash. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}

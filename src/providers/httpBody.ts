@@ -76,14 +76,99 @@ export function guardedFetch(provider: string, idleMs: number): (input: string |
   return async (input, init) => {
     const response = await fetch(input, init);
     if (!response.body) return response;
-    const headers = new Headers(response.headers);
-    headers.delete('content-length');
-    headers.delete('content-encoding');
-    const init2 = { status: response.status, statusText: response.statusText, headers };
-    if (response.status >= 400) return new Response(await readErrorBody(response.body, idleMs), init2);
-    if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) return new Response(wholeLines(response.body, provider), init2);
+    if (response.status >= 400) {
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      headers.delete('content-encoding');
+      return new Response(await readErrorBody(response.body, idleMs), { status: response.status, statusText: response.statusText, headers });
+    }
+    if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) return withBody(response, new WholeLineChunks(response.body, provider));
     return response;
   };
+}
+
+/** What the SDK reads of a streamed response besides its body. */
+const STREAMED_RESPONSE_KEYS = new Set<string | symbol>(['status', 'statusText', 'ok', 'headers', 'url', 'redirected', 'type']);
+
+/**
+ * The response with another body, for the SDK's event-stream reader (which takes any async
+ * iterable as a body). A view rather than a `new Response`: that would copy every header and
+ * build two more web streams per request, on the hot path of every tool round. Nothing else of
+ * the original can be reached through it, so the unguarded body cannot be read by mistake.
+ */
+function withBody(response: Response, body: AsyncIterable<Uint8Array>): Response {
+  return new Proxy(response, {
+    get(target, key) {
+      if (key === 'body') return body;
+      return STREAMED_RESPONSE_KEYS.has(key) ? (Reflect.get(target, key, target) as unknown) : undefined;
+    },
+  });
+}
+
+/**
+ * `wholeLines` as a plain async iterable: the same pieces, ending at a line break, and the same
+ * limit on one line, without a web stream in between.
+ */
+class WholeLineChunks implements AsyncIterableIterator<Uint8Array> {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private ended = false;
+
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    private readonly provider: string,
+    private readonly maxLineBytes = MAX_SSE_LINE_BYTES,
+  ) {
+    this.reader = body.getReader();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<Uint8Array>> {
+    while (!this.ended) {
+      const { done, value: chunk } = await this.reader.read();
+      if (done) {
+        this.ended = true;
+        if (!this.pendingBytes) break;
+        const rest = concat(this.pending, this.pendingBytes);
+        this.pending = [];
+        this.pendingBytes = 0;
+        return { done: false, value: rest };
+      }
+      const lastBreak = chunk.lastIndexOf(0x0a);
+      if (lastBreak < 0) {
+        this.pending.push(chunk);
+        this.pendingBytes += chunk.byteLength;
+        if (this.pendingBytes > this.maxLineBytes) {
+          await this.return();
+          throw new ProviderError(`${labelOf(this.provider)} sent one line longer than ${Math.round(this.maxLineBytes / 1024 / 1024)} MB; the answer was stopped.`, {
+            kind: 'protocol',
+            provider: this.provider,
+          });
+        }
+        continue;
+      }
+      const whole = chunk.subarray(0, lastBreak + 1);
+      const value = this.pending.length === 0 ? whole : concat([...this.pending, whole], this.pendingBytes + whole.byteLength);
+      const rest = chunk.subarray(lastBreak + 1);
+      this.pending = rest.byteLength ? [rest] : [];
+      this.pendingBytes = rest.byteLength;
+      return { done: false, value };
+    }
+    return { done: true, value: undefined };
+  }
+
+  /** Stops reading: the download is cancelled. */
+  async return(): Promise<IteratorResult<Uint8Array>> {
+    this.ended = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.reader.cancel().catch(() => undefined);
+    return { done: true, value: undefined };
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { indexableEncoding, readLineWindow } from './lineIndex';
 import { LIMITS } from './manifest';
 import { requireSensitiveConsent, requireSensitiveMoveConsent } from './sensitiveFiles';
 import { PathRefusedError, requireConsent, resolveWorkspacePath, WorkspacePathError, type ResolvedPath } from './workspacePaths';
@@ -40,6 +41,7 @@ export const readFile: ToolHandler = async (args, ctx, { signal, approval }) => 
       if (offset > lines.length) return `"${target.display}" has ${lines.length} lines; offset ${offset} is past the end.`;
       return window(lines.slice(offset - 1, offset - 1 + limit), offset, target.display, lines.length);
     }
+    if (indexableEncoding(encoding)) return await indexedWindow(handle, target, stat, { encoding, offset, limit, size: stat.size, signal });
     return await streamWindow(handle, target, { encoding, offset, limit, size: stat.size, signal });
   } finally {
     await handle.close();
@@ -281,7 +283,21 @@ interface StreamWindow {
   signal?: AbortSignal;
 }
 
-/** For files too big to read whole: stream to the window and stop there. */
+/**
+ * For files too big to read whole: the window read from the nearest known line checkpoint
+ * (lineIndex.ts), so paging through a big file never reads it from the start again.
+ */
+async function indexedWindow(handle: fs.FileHandle, target: ResolvedPath, stat: Stats, options: StreamWindow): Promise<string> {
+  const { encoding, offset, limit, size, signal } = options;
+  const cut = LIMITS.readFileMaxChars / 4;
+  // One character past the cut, so `window` sees the line was longer and says so.
+  const found = await readLineWindow(handle, target.absolute, stat, { offset, limit, maxLineChars: cut + 1, maxChars: LIMITS.readFileMaxChars, signal }, encoding);
+  const display = `${target.display}, ${formatBytes(size)}`;
+  if (found.lines.length === 0) return `"${display}" has ${found.totalLines ?? 0} lines; offset ${offset} is past the end.`;
+  return window(found.lines, offset, display, found.totalLines);
+}
+
+/** For files too big to read whole, in an encoding whose lines are not split by byte: stream to the window and stop there. */
 async function streamWindow(handle: fs.FileHandle, target: ResolvedPath, options: StreamWindow): Promise<string> {
   const { encoding, offset, limit, size, signal } = options;
   const stream = handle.createReadStream({ encoding, start: 0, autoClose: false });

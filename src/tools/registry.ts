@@ -200,27 +200,34 @@ class CallRun {
   private readonly budget: CallBudget;
   private stopReason: 'stop' | 'budget' | undefined;
   private graceTimer: unknown;
-  private endWithoutTool: ((result: ToolResult) => void) | undefined;
+  private settle!: (result: ToolResult) => void;
+  private settled = false;
+  private readonly onAbort = () => this.stop('stop');
   /** Filled in by the tool when someone (or a rule) decides whether it may go ahead. */
   private readonly approval: { by?: ApprovedBy } = {};
 
   constructor(
     private readonly tool: ExecutableTool,
     args: Record<string, unknown>,
-    signal: AbortSignal | undefined,
+    private readonly signal: AbortSignal | undefined,
     private readonly budgetMs: number,
     private readonly graceMs: number,
     private readonly scheduler: Scheduler,
   ) {
     this.budget = new CallBudget(budgetMs, () => this.stop('budget'), scheduler);
-    const onAbort = () => this.stop('stop');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const abandoned = new Promise<ToolResult>((resolve) => (this.endWithoutTool = resolve));
-    this.result = Promise.race([this.work(args), abandoned]).finally(() => {
-      signal?.removeEventListener('abort', onAbort);
-      this.budget.finish();
-      if (this.graceTimer !== undefined) scheduler.clearTimeout(this.graceTimer);
-    });
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    // One promise, settled by whichever comes first: the tool's end, or the grace after a stop.
+    this.result = new Promise<ToolResult>((resolve) => (this.settle = resolve));
+    void this.work(args).then((result) => this.end(result));
+  }
+
+  private end(result: ToolResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.budget.finish();
+    if (this.graceTimer !== undefined) this.scheduler.clearTimeout(this.graceTimer);
+    this.settle(result);
   }
 
   private async work(args: Record<string, unknown>): Promise<ToolResult> {
@@ -246,7 +253,7 @@ class CallRun {
     this.stopReason = reason;
     this.budget.finish();
     this.controller.abort(new ToolCancelledError(reason === 'stop' ? 'Stopped by the user.' : this.overBudget()));
-    this.graceTimer = this.scheduler.setTimeout(() => this.endWithoutTool?.(this.stoppedResult()), this.graceMs);
+    this.graceTimer = this.scheduler.setTimeout(() => this.end(this.stoppedResult()), this.graceMs);
   }
 
   private stoppedResult(): ToolResult {

@@ -33,6 +33,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Walk in path order (single-threaded): for reading only the first results. */
   sorted?: boolean;
+  /** Folders (relative to the root) to walk instead of the whole root; see globSearchPaths.ts. */
+  paths?: readonly string[];
 }
 
 /** Whether `rgPath` names a binary this process may run. */
@@ -67,6 +69,7 @@ export async function ripgrepFiles(
   const list = [
     '--files', '--null', ...COMMON_FLAGS, ...(options.sorted ? ['--sort', 'path'] : []), ...excludeFlags(exclude),
     ...names.flatMap((name) => ['--type-add', `${NAME_TYPE}:${name.glob}`]), ...(names.length ? ['--type', NAME_TYPE] : []),
+    ...(options.paths ? ['--', ...options.paths] : []),
   ];
   if (names.length > 0 && names.every((name) => name.exact)) {
     await runRecords(rgPath, list, root, '\0', (record) => onFile(record), options.signal);

@@ -1,5 +1,6 @@
 import type { ToolHandler } from './builtinTool';
 import { parseGlob, type GlobPattern } from './globPattern';
+import { globSearchPaths } from './globSearchPaths';
 import { LIMITS } from './manifest';
 import { isExecutable, ripgrepFiles, ripgrepReadsGlob, ripgrepSkippedFiles, ripgrepText, type TextMatch, type TextSearchOptions } from './ripgrep';
 import { comparePaths, SmallestItems } from './searchOrder';
@@ -28,8 +29,10 @@ export const searchFiles: ToolHandler = async (args, ctx, { signal }) => {
   let total: number;
   if (rg) {
     const globs = roots.map((root) => globsFor(pattern, root.prefix));
+    // A path glob in the first root walks only the folders its leading part names (none: the whole root, to the same empty end).
+    const paths = globs[0].length === 1 ? await globSearchPaths(pattern, roots[0].path, exclude, signal) : undefined;
     const result = await firstInPathOrder<string>(roots.length, max, FILES_READ_LIMIT, comparePaths, (r, onItem, sorted) =>
-      ripgrepFiles(rg, roots[r].path, exclude, globs[r], onItem, { signal, sorted }));
+      ripgrepFiles(rg, roots[r].path, exclude, globs[r], onItem, { signal, sorted, paths: r === 0 && paths?.length ? paths : undefined }));
     found = result.items.map(({ root, item }) => roots[root].prefix + item);
     total = result.total;
   } else {

@@ -87,11 +87,13 @@ async function speed(registry: ToolRegistry, rg: string, root: string) {
       raw: ['--files', ...COMMON, '--glob', '*.md'],
       tool: () => registry.execute('search_files', { pattern: '*.md' }),
     },
-    {
-      name: 'search_files "pkg1*/**/file1*.ts" (path glob: listing piped into a second rg)',
-      raw: ['--files', ...COMMON, '--glob', 'pkg1*/**/file1*.ts'],
-      tool: () => registry.execute('search_files', { pattern: 'pkg1*/**/file1*.ts' }),
-    },
+    // Path globs: Toolbelt walks only the folders the glob's leading part names (globSearchPaths.ts),
+    // then a second rg keeps the paths matching the glob; raw rg gets the glob as --glob and walks everything.
+    ...['pkg1*/**/file1*.ts', 'pkg7/**/*.ts', 'pkg*/mod3/**'].map((glob) => ({
+      name: `search_files "${glob}" (path glob)`,
+      raw: ['--files', ...COMMON, '--glob', glob],
+      tool: () => registry.execute('search_files', { pattern: glob }),
+    })),
   ];
   const results = [];
   for (const c of cases) {

@@ -69,6 +69,23 @@ describe('file tools', () => {
       assert.match(result, /^entry 2 \.+\nentry 3 \.+\n\n\[Showing lines 3-4 of "big\.log, 2[45]\.\d MB"\. To read on, call read_file with offset 5\.\]$/);
     });
 
+    it('pages near the end of a file too big to read whole, then knows its length; a rewrite between calls is seen', async () => {
+      const big = ws.path('big.log');
+      const handle = await fs.open(big, 'w');
+      const chunk = (n: number) => Array.from({ length: 10_000 }, (_, i) => `entry ${n * 10_000 + i} ${'.'.repeat(200)}`).join('\r\n') + '\r\n';
+      for (let i = 0; i < 11; i++) await handle.write(chunk(i));
+      await handle.write('last line, no newline');
+      await handle.close();
+      const end = await registry.execute('read_file', { path: 'big.log', offset: 110_000 });
+      assert.match(end, /^entry 109999 \.+\nlast line, no newline\n\n\[Showing lines 110000-110001 of 110001 of "big\.log, 2\d\.\d MB"\.\]$/);
+      const middle = await registry.execute('read_file', { path: 'big.log', offset: 55_001, limit: 1 });
+      assert.match(middle, /^entry 55000 \.+\n\n\[Showing lines 55001-55001 of 110001 of "big\.log, 2\d\.\d MB"\. To read on, call read_file with offset 55002\.\]$/);
+      await fs.writeFile(big, `fresh\n${'z'.repeat(21 * 1024 * 1024)}\nafter\n`);
+      const rewritten = await registry.execute('read_file', { path: 'big.log', offset: 3 });
+      assert.match(rewritten, /^after\n\n\[Showing lines 3-3 of 3 of "big\.log, 21\.0 MB"\.\]$/);
+      assert.match(await registry.execute('read_file', { path: 'big.log', offset: 55_001 }), /has 3 lines; offset 55001 is past the end/);
+    });
+
     it('reads other encodings and raw bytes', async () => {
       await fs.writeFile(ws.path('latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
       assert.equal(await registry.execute('read_file', { path: 'latin1.txt', encoding: 'latin1' }), 'café');

@@ -138,3 +138,10 @@ export function readWriteApprovals(): 'protected' | 'always' | 'never' {
   if (values.includes('always')) return 'always';
   return values.includes('never') && !values.includes('protected') ? 'never' : 'protected';
 }
+
+export const MCP_SERVERS_KEY = 'mcp.servers';
+
+/** `toolbelt.mcp.servers` as the person set it in their user settings; never a workspace's value. */
+export function readUserMcpServers(): unknown {
+  return vscode.workspace.getConfiguration(SECTION).inspect<unknown>(MCP_SERVERS_KEY)?.globalValue;
+}

@@ -91,6 +91,16 @@ export function registerToolCommands(
         }
       }),
     ),
+    vscode.commands.registerCommand(
+      'toolbelt.tools.toggleAskBeforeCall',
+      withName(async (name) => {
+        const tool = tools.list().find((t) => t.name === name || t.modelName === name);
+        const result = tools.setRunWithoutAsking(name, tool?.runWithoutAsking !== true);
+        if (!result.ok) void vscode.window.showErrorMessage(`Toolbelt: ${result.error}`);
+        else log.info(`${name} ${tool?.runWithoutAsking !== true ? 'runs without asking' : 'asks before each call'} from now on.`);
+        return result;
+      }),
+    ),
     vscode.commands.registerCommand('toolbelt.showLog', () => log.show()),
   );
 }

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import { toolTokens } from '../providers/tokens';
 import { findBuiltin, summaryOf } from '../tools/manifest';
+import { BUILTIN_SOURCE, type CatalogTool } from '../tools/toolCatalog';
 import type { RegisteredTool } from '../tools/toolManager';
+import { isLockedByTrust } from '../tools/trustPolicy';
 import type { ToolDefinition, ToolRisk } from '../tools/types';
+import { externalRows, type SourceNode } from './sources/sourceTree';
 import type { WorkspaceTools } from './workspaceTools';
 
 export const TOOLS_VIEW = 'toolbelt.tools';
@@ -10,8 +13,9 @@ export const TOOLS_VIEW = 'toolbelt.tools';
 export type ToolsNode =
   | { kind: 'group'; group: 'active' | 'available' }
   | { kind: 'tool'; group: 'active'; tool: RegisteredTool }
-  | { kind: 'tool'; group: 'available'; tool: ToolDefinition }
-  | { kind: 'action'; label: string; command: string; icon: string };
+  | { kind: 'tool'; group: 'available'; tool: CatalogTool }
+  | { kind: 'action'; label: string; command: string; icon: string }
+  | SourceNode;
 
 export interface TreeRow {
   depth: number;
@@ -31,7 +35,11 @@ const RISK_ICONS: Record<ToolRisk, { icon: string; label: string }> = {
   exec: { icon: 'terminal', label: 'Runs commands' },
 };
 
-/** Active tools (registered, with a checkbox) above Available ones (manifest tools not registered). */
+/**
+ * Active tools (registered, with a checkbox) above Available ones (not registered). With tools from
+ * outside (MCP servers, other extensions) the tree groups them per source: Builtins, each server
+ * with its state, Other extensions; each with its own Active and Available.
+ */
 export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ToolsNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -46,24 +54,32 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
   }
 
   getChildren(node?: ToolsNode): ToolsNode[] {
+    const builtinGroups: ToolsNode[] = [
+      { kind: 'group', group: 'active' },
+      { kind: 'group', group: 'available' },
+    ];
     if (!node) {
       if (!vscode.workspace.workspaceFolders?.length) return [];
-      return [
-        { kind: 'group', group: 'active' },
-        { kind: 'group', group: 'available' },
-      ];
+      // The builtins keep their Active and Available at the top; each other source follows with its own.
+      return [...builtinGroups, ...externalRows.roots(this.tools)];
     }
+    if (node.kind === 'source' || node.kind === 'sourceGroup') return externalRows.children(this.tools, node);
     if (node.kind !== 'group') return [];
     if (node.group === 'active') {
-      const active = this.tools.list();
+      const active = this.builtinsListed();
       if (active.length > 0) return active.map((tool) => ({ kind: 'tool', group: 'active', tool }));
       return [{ kind: 'action', label: 'Add the read-only tools', command: 'toolbelt.tools.addReadOnly', icon: 'add' }];
     }
-    const registered = new Set(this.tools.manager.registry.getToolNames());
+    const registered = new Set(this.tools.list().map((tool) => tool.name));
     return this.tools
       .available()
-      .tools.filter((tool) => !registered.has(tool.name))
+      .tools.filter((tool) => tool.source.id === BUILTIN_SOURCE.id && !registered.has(tool.name))
       .map((tool) => ({ kind: 'tool', group: 'available', tool }));
+  }
+
+  /** The registered builtins (other sources' tools are listed under their source). */
+  private builtinsListed(): RegisteredTool[] {
+    return this.tools.list().filter((tool) => tool.source.id === BUILTIN_SOURCE.id);
   }
 
   getTreeItem(node: ToolsNode): vscode.TreeItem {
@@ -79,7 +95,11 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
         return item;
       }
       case 'tool':
+        if (node.tool.source.id !== BUILTIN_SOURCE.id) return externalRows.toolItem(this.tools, node);
         return node.group === 'active' ? this.activeItem(node.tool) : this.availableItem(node.tool);
+      case 'source':
+      case 'sourceGroup':
+        return externalRows.item(this.tools, node);
     }
   }
 
@@ -114,7 +134,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
   }
 
   private groupItem(group: 'active' | 'available'): vscode.TreeItem {
-    const active = this.tools.list();
+    const active = this.builtinsListed();
     const item = new vscode.TreeItem(group === 'active' ? 'Active' : 'Available', vscode.TreeItemCollapsibleState.Expanded);
     item.id = `group:${group}`;
     item.contextValue = `toolbelt.group.${group}`;
@@ -127,7 +147,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
         (cost ? `\n\nTheir schemas add about ${cost.toLocaleString('en-US')} tokens to every request to the model.` : '');
       item.accessibilityInformation = { label: `Active tools, ${item.description}` };
     } else {
-      const count = this.tools.available().count - active.length;
+      const count = this.tools.available().tools.filter((tool) => tool.source.id === BUILTIN_SOURCE.id).length - active.length;
       item.description = `${count} more`;
       item.tooltip = 'Builtin tools this workspace has not registered. Use + to add one.';
       item.accessibilityInformation = { label: `Available tools, ${count} not registered` };
@@ -135,18 +155,19 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     return item;
   }
 
-  /** Tokens the enabled tools' schemas (or one tool's) add to every request, as the model is sent them. */
+  /** Tokens the enabled builtins' schemas (or one tool's) add to every request, as the model is sent them. */
   private schemaCost(name?: string): number {
+    const builtins = new Set(this.builtinsListed().map((tool) => tool.name));
     return this.tools.manager.registry
       .getEnabledSchemas()
-      .filter((schema) => name === undefined || schema.function.name === name)
+      .filter((schema) => (name === undefined ? builtins.has(schema.function.name) : schema.function.name === name))
       .reduce((sum, schema) => sum + toolTokens(schema), 0);
   }
 
   private activeItem(tool: RegisteredTool): vscode.TreeItem {
     const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
     item.id = `active:${tool.name}`;
-    const locked = !this.tools.trusted && tool.risk !== 'read';
+    const locked = isLockedByTrust(tool.risk, this.tools.trusted);
     item.iconPath = new vscode.ThemeIcon(locked ? 'lock' : RISK_ICONS[tool.risk].icon);
     const tokens = this.schemaCost(tool.name);
     item.description = `${tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked)}${tool.enabled ? ` · ~${formatTokens(tokens)} tokens` : ''}`;
@@ -161,7 +182,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     return item;
   }
 
-  private availableItem(tool: ToolDefinition): vscode.TreeItem {
+  private availableItem(tool: CatalogTool): vscode.TreeItem {
     const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
     item.id = `available:${tool.name}`;
     item.iconPath = new vscode.ThemeIcon(RISK_ICONS[tool.risk].icon);
@@ -174,17 +195,17 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
 }
 
 /** "850", "1.2k": the size of a tool schema as a person reads it. */
-function formatTokens(tokens: number): string {
+export function formatTokens(tokens: number): string {
   return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
 }
 
-function riskText(tool: RegisteredTool, locked: boolean): string {
+function riskText(tool: Pick<ToolDefinition, 'risk' | 'enabledByDefault'>, locked: boolean): string {
   if (locked) return 'needs a trusted workspace';
   if (!tool.enabledByDefault) return `${RISK_ICONS[tool.risk].label.toLowerCase()} · asks each time`;
   return RISK_ICONS[tool.risk].label.toLowerCase();
 }
 
-function tooltipFor(tool: ToolDefinition, state: string): vscode.MarkdownString {
+export function tooltipFor(tool: Pick<ToolDefinition, 'name' | 'risk' | 'description' | 'parameters'>, state: string): vscode.MarkdownString {
   const manifest = findBuiltin(tool.name);
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${tool.name}** — $(${RISK_ICONS[tool.risk].icon}) ${RISK_ICONS[tool.risk].label} · ${state}\n\n`);
@@ -202,16 +223,23 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** Registers the view: checkboxes toggle tools, and its message explains an empty Active group. */
-export function registerToolsView(context: vscode.ExtensionContext, tools: WorkspaceTools): ToolsTreeProvider {
+/**
+ * Registers the view: checkboxes toggle tools, and its message explains an empty Active group.
+ * `mount` shows the provider's rows in the view (the shell created it at activation: host.ts).
+ */
+export function registerToolsView(
+  context: vscode.ExtensionContext,
+  tools: WorkspaceTools,
+  mount: (provider: ToolsTreeProvider) => vscode.TreeView<ToolsNode> = (provider) => vscode.window.createTreeView(TOOLS_VIEW, { treeDataProvider: provider, manageCheckboxStateManually: true }),
+): ToolsTreeProvider {
   const provider = new ToolsTreeProvider(tools);
-  const view = vscode.window.createTreeView(TOOLS_VIEW, { treeDataProvider: provider, manageCheckboxStateManually: true });
+  const view = mount(provider);
   const updateMessage = () => {
     const active = tools.list();
     view.message =
       active.length === 0
         ? 'No tools are active in this workspace. Tools are activated by name in toolbelt.tools.registry (.vscode/settings.json): add one with + below, or all the read-only ones at once.'
-        : !tools.trusted && active.some((t) => t.risk !== 'read')
+        : active.some((t) => isLockedByTrust(t.risk, tools.trusted))
           ? 'Restricted mode: tools that change files or run commands stay off until you trust this workspace.'
           : undefined;
   };
@@ -220,6 +248,8 @@ export function registerToolsView(context: vscode.ExtensionContext, tools: Works
     provider,
     view,
     tools.onDidChange(updateMessage),
+    // Expanding a server that has not started starts it (its approval asks first where it must).
+    view.onDidExpandElement(({ element }) => externalRows.expanded(tools, element)),
     view.onDidChangeCheckboxState(async (event) => {
       for (const [node, state] of event.items) {
         if (node.kind !== 'tool' || node.group !== 'active') continue;

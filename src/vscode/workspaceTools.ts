@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
-import { BUILTIN_MANIFEST, findBuiltin } from '../tools/manifest';
+import { BUILTIN_MANIFEST } from '../tools/manifest';
 import { processIsolation } from '../tools/processIsolation';
+import type { CatalogTool } from '../tools/toolCatalog';
 import { ToolManager, type ApplyResult, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
-import type { ToolContext, ToolDefinition } from '../tools/types';
+import type { ToolSource } from '../tools/toolSource';
+import { isLockedByTrust } from '../tools/trustPolicy';
+import type { ToolContext } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
 import { RegistrySettings } from './registrySettings';
 import { readRegistryEntries, type SettingsWatcher } from './settings';
 
 const TOGGLES_KEY = 'toolbelt.toolToggles';
+const RUN_WITHOUT_ASKING_KEY = 'toolbelt.runWithoutAsking';
 
 /**
  * The workspace's tools: a ToolManager fed from settings (live), its enable/disable choices kept
@@ -22,6 +26,8 @@ export class WorkspaceTools implements vscode.Disposable {
   private lastReport = '';
   private isolationDescribed = false;
   private lastResult: ApplyResult = { warnings: [], errors: [] };
+  /** While above zero, problems are only logged: a source still loading would make its tools' names read as unknown. */
+  private reportHolds = 0;
 
   constructor(
     state: StateStore,
@@ -29,7 +35,13 @@ export class WorkspaceTools implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     watcher: SettingsWatcher,
   ) {
-    this.manager = new ToolManager({ context, logger: log, trusted: vscode.workspace.isTrusted, toggles: persistedToggles(state, log) });
+    this.manager = new ToolManager({
+      context,
+      logger: log,
+      trusted: vscode.workspace.isTrusted,
+      toggles: persistedToggles(state, TOGGLES_KEY, log),
+      autoApprove: persistedToggles(state, RUN_WITHOUT_ASKING_KEY, log),
+    });
     this.disposables.push(this.manager.onDidChange(() => (this.emitter.fire(), this.describeIsolationOnce())));
     this.disposables.push(watcher.onDidChange((change) => change.registry && this.reload()));
     this.disposables.push(
@@ -39,7 +51,19 @@ export class WorkspaceTools implements vscode.Disposable {
         this.report(this.lastResult);
       }),
     );
+    // Sources are added right after activation (registerToolSources): the first report waits for them.
+    this.holdReportsUntil(new Promise((resolve) => setTimeout(resolve, 0)));
     this.reload();
+  }
+
+  /** Reports problems only once `ready` settles (a source's first load), then the ones left by then. */
+  holdReportsUntil(ready: Promise<unknown>): void {
+    this.reportHolds++;
+    const release = () => {
+      this.reportHolds--;
+      if (this.reportHolds === 0) this.report(this.problems());
+    };
+    void ready.then(release, release);
   }
 
   get trusted(): boolean {
@@ -66,12 +90,13 @@ export class WorkspaceTools implements vscode.Disposable {
     );
   }
 
-  /** The warnings and errors of the last time the settings were applied. */
+  /** The warnings and errors of the last resolution of the settings (a source's change resolves them again). */
   problems(): ApplyResult {
-    return { warnings: [...this.lastResult.warnings], errors: [...this.lastResult.errors] };
+    const current = typeof this.manager.problems === 'function' ? this.manager.problems() : this.lastResult;
+    return { warnings: [...current.warnings], errors: [...current.errors] };
   }
 
-  available(): { tools: ToolDefinition[]; count: number } {
+  available(): { tools: CatalogTool[]; count: number } {
     return this.manager.available();
   }
 
@@ -79,19 +104,39 @@ export class WorkspaceTools implements vscode.Disposable {
     return this.manager.list();
   }
 
+  /** Whether settings name this tool (by its catalog name, or the name the model sees), running or waiting. */
+  isRegistered(name: string): boolean {
+    return this.manager.list().some((tool) => tool.name === name || tool.modelName === name);
+  }
+
+  /** Adds a source of tools (an MCP server, other extensions' tools); disposing the result removes it. */
+  addSource(source: ToolSource): vscode.Disposable {
+    const added = this.manager.addSource(source);
+    return new vscode.Disposable(() => added.dispose());
+  }
+
+  /** Starts the sources a registered tool waits for; the chat awaits it before a turn. */
+  startNeeded(): Promise<void> {
+    return this.manager.startNeededSources();
+  }
+
   /** Enables a tool; one that is available but not registered is first added to the workspace settings. */
   async enable(name: string): Promise<ToggleResult> {
-    const definition = findBuiltin(name);
-    if (!definition) return this.manager.enable(name);
-    if (!this.trusted && definition.risk !== 'read') return this.manager.enable(name);
-    if (!this.manager.registry.hasTool(name)) {
+    const entry = this.available().tools.find((tool) => tool.name === name);
+    if (!entry || isLockedByTrust(entry.risk, this.trusted)) return this.manager.enable(name);
+    if (!this.isRegistered(name)) {
       await this.settings.add([name]);
-      if (!this.manager.registry.hasTool(name)) this.reload();
-      if (!this.manager.registry.hasTool(name)) {
+      if (!this.isRegistered(name)) this.reload();
+      if (!this.isRegistered(name)) {
         return { ok: false, error: `"${name}" was added to toolbelt.tools.registry but could not be registered; see the Toolbelt log.` };
       }
     }
     return this.manager.enable(name);
+  }
+
+  /** Lets a tool from outside Toolbelt run without asking before each call, or makes it ask again. */
+  setRunWithoutAsking(name: string, on: boolean): ToggleResult {
+    return this.manager.setRunWithoutAsking(name, on);
   }
 
   async disable(name: string): Promise<ToggleResult> {
@@ -100,16 +145,16 @@ export class WorkspaceTools implements vscode.Disposable {
 
   /** Registers every read-only builtin that is not registered yet. */
   async addReadOnly(): Promise<string[]> {
-    const names = BUILTIN_MANIFEST.filter((d) => d.risk === 'read' && !this.manager.registry.hasTool(d.name)).map((d) => d.name);
+    const names = BUILTIN_MANIFEST.filter((d) => d.risk === 'read' && !this.isRegistered(d.name)).map((d) => d.name);
     if (names.length === 0) return [];
     await this.settings.add(names);
-    if (names.some((name) => !this.manager.registry.hasTool(name))) this.reload();
+    if (names.some((name) => !this.isRegistered(name))) this.reload();
     return names;
   }
 
   async removeFromSettings(name: string): Promise<boolean> {
     const removed = await this.settings.remove(name);
-    if (removed && this.manager.registry.hasTool(name)) this.reload();
+    if (removed && this.isRegistered(name)) this.reload();
     return removed;
   }
 
@@ -125,6 +170,7 @@ export class WorkspaceTools implements vscode.Disposable {
 
   /** One notification per change that has problems, with the details in the log. */
   private report(result: ApplyResult): void {
+    if (this.reportHolds > 0) return;
     const problems = [...result.errors, ...result.warnings];
     const key = problems.join('\n');
     if (key === this.lastReport) return;
@@ -139,15 +185,15 @@ export class WorkspaceTools implements vscode.Disposable {
   }
 }
 
-function persistedToggles(state: StateStore, log: vscode.LogOutputChannel): ToggleStore {
-  const read = () => state.get<Record<string, boolean>>(TOGGLES_KEY, {});
+function persistedToggles(state: StateStore, key: string, log: vscode.LogOutputChannel): ToggleStore {
+  const read = () => state.get<Record<string, boolean>>(key, {});
   return {
     get: (name) => {
       const value = read()[name];
       return typeof value === 'boolean' ? value : undefined;
     },
     set: (name, enabled) => {
-      state.update(TOGGLES_KEY, { ...read(), [name]: enabled }).then(undefined, (error: Error) => log.error(`Could not save the state of ${name}: ${error.message}`));
+      state.update(key, { ...read(), [name]: enabled }).then(undefined, (error: Error) => log.error(`Could not save the state of ${name}: ${error.message}`));
     },
   };
 }

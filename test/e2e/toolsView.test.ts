@@ -78,3 +78,47 @@ describe('Tools view in a real workbench (browser)', function () {
     await workbench.screenshot('tools-view-light');
   });
 });
+
+describe('Tools view with an MCP server from .vscode/mcp.json (browser)', function () {
+  this.timeout(180_000);
+  let workbench: Workbench;
+  const server = (state: string) => workbench.toolsTree.locator(`[role=treeitem][aria-label^="MCP server fixture, ${state}"]`);
+
+  before(async () => {
+    workbench = await Workbench.start({ workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'fixture/echo' }] } });
+    const { promises: fs } = await import('node:fs');
+    const path = await import('node:path');
+    const goodServer = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'mcp', 'goodServer.js');
+    const mcpJson = { servers: { fixture: { command: process.execPath, args: [goodServer] } } };
+    await fs.writeFile(path.join(workbench.workspace, '.vscode', 'mcp.json'), JSON.stringify(mcpJson, null, 2));
+  });
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('shows the server beside the builtins, not started, without calling its waiting tool unknown', async () => {
+    await workbench.openToolbelt();
+    // The builtins' long Available list pushes the server out of the (virtual) tree: fold the chat away to make room.
+    await workbench.toolsTree.locator('[role=treeitem]').first().waitFor({ timeout: 60_000 });
+    await workbench.page.locator('.part.sidebar .pane-header', { hasText: /^Chat/ }).first().click();
+    await server('not started').waitFor({ timeout: 60_000 });
+    await workbench.toolRow('fixture/echo').waitFor({ state: 'detached' }); // folded in the server, not started
+    assert.equal(await workbench.notification(/unknown tool "fixture\/echo"/).count(), 0, 'a waiting tool is not reported as unknown');
+    assert.match((await server('not started').textContent()) ?? '', /fixture\s*not started/);
+    await workbench.screenshot('tools-view-mcp-not-started');
+  });
+
+  it('asks with a modal when the server is expanded, then shows it running with its tools', async () => {
+    await server('not started').click(); // a click expands a tree row
+    const dialog = workbench.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match((await dialog.textContent()) ?? '', /Start the MCP server "fixture" defined in \.vscode\/mcp\.json\?[\s\S]*Command: \S+ \S+goodServer\.js/);
+    await workbench.screenshot('tools-view-mcp-approval');
+    await dialog.locator('.monaco-button', { hasText: 'Start server' }).click();
+    await server('running').waitFor({ timeout: 30_000 });
+    await workbench.toolRow('fixture/echo').waitFor();
+    assert.match((await workbench.toolRow('fixture/echo').textContent()) ?? '', /asks before each call · says read-only/);
+    assert.equal(await workbench.checkbox('fixture/echo').getAttribute('aria-checked'), 'true');
+    await workbench.screenshot('tools-view-mcp-running');
+  });
+});

@@ -64,18 +64,22 @@ describe('Toolbelt in a real VS Code extension host', function () {
     it('has an empty active list, every builtin available, and nothing thrown', async () => {
       assert.deepEqual(api.tools.list(), []);
       assert.deepEqual(await vscode.commands.executeCommand('toolbelt.tools.list'), []);
-      const available = await vscode.commands.executeCommand<{ tools: { name: string }[]; count: number }>('toolbelt.tools.available');
-      assert.equal(available.count, 13);
-      assert.equal(available.tools.length, 13);
+      const available = await vscode.commands.executeCommand<{ tools: { name: string; type: string }[]; count: number }>('toolbelt.tools.available');
+      // Builtins first; VS Code's own tools (the extensions source) follow them.
+      assert.deepEqual(available.tools.slice(0, 13).map((t) => t.type), Array(13).fill('builtin'));
+      assert.equal(available.tools.filter((t) => t.type === 'builtin').length, 13);
+      assert.equal(available.count, available.tools.length);
       assert.deepEqual(api.tools.problems(), { warnings: [], errors: [] });
     });
 
     it('shows every tool under Available and an add-read-only action under Active', () => {
       const rows = api.views.toolsTree();
-      assert.deepEqual(rows.filter((r) => r.depth === 0).map((r) => r.label), ['Active', 'Available']);
+      assert.deepEqual(rows.filter((r) => r.depth === 0).map((r) => r.label).slice(0, 2), ['Active', 'Available']);
       const active = rows.find((r) => r.id === 'action:toolbelt.tools.addReadOnly');
       assert.equal(active?.command, 'toolbelt.tools.addReadOnly');
-      assert.equal(rows.filter((r) => r.id.startsWith('available:')).length, 13);
+      // The builtins' Available rows; other sources' rows are named available:<source>:<tool>.
+      assert.equal(rows.filter((r) => /^available:[^:]+$/.test(r.id)).length, 13);
+      assert.ok(rows.some((r) => r.id.startsWith('available:extensions:')), 'VS Code\'s own tools are listed under Other extensions');
     });
   });
 

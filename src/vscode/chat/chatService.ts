@@ -27,7 +27,7 @@ export class ChatService implements vscode.Disposable {
   private readonly saving = new Set<Promise<void>>();
 
   constructor(
-    tools: WorkspaceTools,
+    private readonly tools: WorkspaceTools,
     private readonly keys: ApiKeys,
     private readonly store: ConversationStore,
     private readonly log: vscode.LogOutputChannel,
@@ -117,6 +117,8 @@ export class ChatService implements vscode.Disposable {
   }
 
   private async setup(): Promise<TurnSetup> {
+    // MCP servers a registered tool needs start now (asking first where their definition is new).
+    await this.tools.startNeeded();
     const settings = readSettings();
     const apiKey = await this.keys.get(settings.provider);
     if (!apiKey && this.keys.needsKey(settings.provider)) {

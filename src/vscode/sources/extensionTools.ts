@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import { isOwnToolName } from '../../tools/toolNames';
+import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../../tools/toolSource';
+import { describeToolResult } from './toolResultText';
+
+export const EXTENSIONS_SOURCE_ID = 'extensions';
+
+/** `vscode.lm.onDidChangeTools` is newer than the API this extension is typed against: used where the host has it. */
+type LmWithChanges = typeof vscode.lm & { onDidChangeTools?: vscode.Event<void> };
+
+/**
+ * The tools other extensions (and VS Code's own MCP support) contribute to `vscode.lm.tools`,
+ * as one source. Toolbelt's own `toolbelt_*` tools are left out: they are the builtins.
+ * Always running: there is nothing to start.
+ */
+export class ExtensionToolSource implements ToolSource, vscode.Disposable {
+  readonly id = EXTENSIONS_SOURCE_ID;
+  readonly kind = 'extension' as const;
+  readonly label = 'Other extensions';
+  readonly origin = 'vscode.lm.tools';
+  private readonly listeners = new Set<() => void>();
+  private readonly subscription: vscode.Disposable | undefined;
+
+  constructor(private readonly lm: LmWithChanges = vscode.lm) {
+    this.subscription = typeof lm.onDidChangeTools === 'function' ? lm.onDidChangeTools(() => this.fire()) : undefined;
+  }
+
+  /** Whether the host tells about new and removed tools; without it the list is read afresh whenever the catalog asks. */
+  get followsChanges(): boolean {
+    return this.subscription !== undefined;
+  }
+
+  state(): SourceState {
+    return { state: 'running' };
+  }
+
+  tools(): readonly SourceTool[] {
+    return (this.lm.tools ?? [])
+      .filter((tool) => !isOwnToolName(tool.name))
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: (tool.inputSchema ?? { type: 'object', properties: {} }) as SourceTool['parameters'],
+      }));
+  }
+
+  async start(): Promise<void> {}
+
+  async stop(): Promise<void> {}
+
+  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<SourceCallResult> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const cancellation = new vscode.CancellationTokenSource();
+    const cancel = () => cancellation.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const result = await this.lm.invokeTool(tool, { input: args, toolInvocationToken: undefined }, cancellation.token);
+      return { text: describeToolResult(result?.content ?? []), isError: false };
+    } catch (error) {
+      if (signal?.aborted || error instanceof vscode.CancellationError) throw signal?.reason ?? error;
+      // The tool itself failed (or VS Code refused the call): the model reads why.
+      return { text: error instanceof Error ? error.message : String(error), isError: true };
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      cancellation.dispose();
+    }
+  }
+
+  onDidChange(listener: () => void): SourceDisposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.listeners.clear();
+  }
+
+  private fire(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,193 @@
+import * as vscode from 'vscode';
+import { canonicalJson } from '../../tools/mcp/definitionHash';
+import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../../tools/mcp/mcpConfig';
+import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp/mcpServerSource';
+import type { McpVariableContext } from '../../tools/mcp/mcpVariables';
+import type { ToolSource } from '../../tools/toolSource';
+import { MCP_SERVERS_KEY, readUserMcpServers, SECTION } from '../settings';
+import type { WorkspaceTools } from '../workspaceTools';
+import { EXTENSIONS_SOURCE_ID } from './extensionTools';
+import { GuardedSource } from './guardedSource';
+import type { McpInputs } from './mcpInputs';
+import type { McpLogs } from './mcpLogs';
+import { NOT_TRUSTED, type ServerApprovals } from './serverApprovals';
+
+interface Definition {
+  server: McpServerConfig;
+  inputs: readonly McpInputDefinition[];
+  variables: McpVariableContext;
+  /** Changes when anything that would start it differently changes. */
+  fingerprint: string;
+}
+
+interface Entry {
+  fingerprint: string;
+  source: GuardedSource;
+  registration: vscode.Disposable;
+}
+
+export interface McpServersOptions {
+  approvals: ServerApprovals;
+  inputs: McpInputs;
+  logs: McpLogs;
+  log: vscode.LogOutputChannel;
+  /** Tests may count or replace what is built; the default is the real server. */
+  createSource?: (options: McpServerSourceOptions) => ToolSource & { readonly pid?: number };
+}
+
+/**
+ * The MCP servers of this window: each workspace folder's `.vscode/mcp.json` (watched) and the
+ * person's `toolbelt.mcp.servers`, one source each in the tool manager. A server whose
+ * definition changed is stopped and replaced; one that went away is stopped and removed.
+ * Nothing starts here: servers start when a registered tool needs them.
+ */
+export class McpServers implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private folderWatchers: vscode.Disposable[] = [];
+  private loading: Promise<void> = Promise.resolve();
+  private lastProblems = '';
+
+  constructor(
+    private readonly tools: WorkspaceTools,
+    private readonly options: McpServersOptions,
+  ) {}
+
+  /** Reads the definitions and follows their changes from now on. */
+  watch(): Promise<void> {
+    this.watchFolders();
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => (this.watchFolders(), void this.reload())),
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${SECTION}.${MCP_SERVERS_KEY}`) && void this.reload()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.resetRefusedForTrust()),
+    );
+    return this.reload();
+  }
+
+  servers(): GuardedSource[] {
+    return [...this.entries.values()].map((entry) => entry.source);
+  }
+
+  get(name: string): GuardedSource | undefined {
+    return this.entries.get(name)?.source;
+  }
+
+  /** Reads every definition again; one reload at a time, in order. */
+  reload(): Promise<void> {
+    this.loading = this.loading.then(
+      () => this.load(),
+      () => this.load(),
+    );
+    return this.loading.catch((error: unknown) => this.options.log.error(`MCP servers could not be read: ${String(error)}`));
+  }
+
+  async dispose(): Promise<void> {
+    vscode.Disposable.from(...this.disposables, ...this.folderWatchers).dispose();
+    const stopping = [...this.entries.keys()].map((name) => this.remove(name));
+    await Promise.all(stopping);
+  }
+
+  private watchFolders(): void {
+    vscode.Disposable.from(...this.folderWatchers).dispose();
+    this.folderWatchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/mcp.json'));
+      const reload = () => void this.reload();
+      return vscode.Disposable.from(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
+    });
+  }
+
+  private async load(): Promise<void> {
+    const { definitions, problems } = await readDefinitions();
+    const wanted = new Map<string, Definition>();
+    for (const definition of definitions) {
+      const { name, origin } = definition.server;
+      const first = wanted.get(name);
+      if (first) problems.push(`MCP server "${name}" (${origin}): a server of that name is defined in ${first.server.origin} already; this one is left out.`);
+      else if (name === EXTENSIONS_SOURCE_ID) problems.push(`MCP server "${name}" (${origin}): "${name}" is the name of other extensions' tools; rename the server.`);
+      else wanted.set(name, definition);
+    }
+    this.report(problems);
+    for (const [name, entry] of [...this.entries]) {
+      if (wanted.get(name)?.fingerprint !== entry.fingerprint) await this.remove(name);
+    }
+    for (const [name, definition] of wanted) if (!this.entries.has(name)) this.add(definition);
+  }
+
+  private add(definition: Definition): void {
+    const { server } = definition;
+    const { approvals, logs, log } = this.options;
+    const create = this.options.createSource ?? ((options: McpServerSourceOptions) => new McpServerSource(options));
+    const inner = create({
+      server,
+      inputs: definition.inputs,
+      variables: { ...definition.variables, resolveInput: this.options.inputs.resolve },
+      approve: (config, hash) => approvals.approve(config, hash),
+      logger: logs.logger(server.name, log),
+    });
+    const source = new GuardedSource(inner, () => approvals.denial(server.name));
+    const registration = this.tools.addSource(source);
+    this.entries.set(server.name, { fingerprint: definition.fingerprint, source, registration });
+    logs.channel(server.name).info(`Defined in ${server.origin}; starts when a registered tool needs it.`);
+  }
+
+  private async remove(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    this.entries.delete(name);
+    entry.registration.dispose();
+    await entry.source.stop().catch((error: unknown) => this.options.log.warn(`MCP server "${name}" did not stop cleanly: ${String(error)}`));
+  }
+
+  /** The workspace was trusted: servers refused for that reason go back to "not started". */
+  private async resetRefusedForTrust(): Promise<void> {
+    for (const [name, entry] of [...this.entries]) {
+      const state = entry.source.state();
+      if (state.state === 'failed' && state.reason === NOT_TRUSTED) {
+        await this.remove(name);
+      }
+    }
+    await this.reload();
+  }
+
+  private report(problems: string[]): void {
+    const key = problems.join('\n');
+    if (key === this.lastProblems) return;
+    this.lastProblems = key;
+    for (const problem of problems) this.options.log.warn(problem);
+  }
+}
+
+/** Every server definition: the person's own first (they win a name clash), then each folder's mcp.json. */
+async function readDefinitions(): Promise<{ definitions: Definition[]; problems: string[] }> {
+  const definitions: Definition[] = [];
+  const problems: string[] = [];
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const fromUser = parseMcpServers(readUserMcpServers(), USER_SETTINGS_ORIGIN);
+  problems.push(...fromUser.errors);
+  const firstFolder = folders[0]?.uri.scheme === 'file' ? folders[0].uri.fsPath : undefined;
+  for (const server of fromUser.servers) definitions.push(definition(server, fromUser.inputs, firstFolder));
+  for (const folder of folders) {
+    const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+    const bytes = await vscode.workspace.fs.readFile(uri).then(
+      (data) => data,
+      () => undefined,
+    );
+    if (!bytes) continue;
+    const origin = folders.length > 1 ? `${folder.name}/${MCP_JSON_ORIGIN}` : MCP_JSON_ORIGIN;
+    const parsed = parseMcpJson(new TextDecoder().decode(bytes), origin);
+    problems.push(...parsed.errors);
+    const root = folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+    for (const server of parsed.servers) definitions.push(definition(server, parsed.inputs, root));
+  }
+  return { definitions, problems };
+}
+
+function definition(server: McpServerConfig, inputs: readonly McpInputDefinition[], workspaceFolder: string | undefined): Definition {
+  const used = inputs.filter((input) => JSON.stringify(server).includes(`\${input:${input.id}}`));
+  return {
+    server,
+    inputs,
+    variables: { ...(workspaceFolder !== undefined && { workspaceFolder }) },
+    fingerprint: canonicalJson({ server, inputs: used, workspaceFolder: workspaceFolder ?? null }),
+  };
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { shutdownFlushes } from '../storage';
+import type { WorkspaceTools } from '../workspaceTools';
+import { ExtensionToolSource } from './extensionTools';
+import { registerMcpCommands } from './mcpCommands';
+import { McpInputs } from './mcpInputs';
+import { McpLogs } from './mcpLogs';
+import { McpServers } from './mcpServers';
+import { ServerApprovals } from './serverApprovals';
+
+export interface ToolSources {
+  /** Starts the sources a registered tool waits for; a chat awaits it before each turn. */
+  startNeeded(): Promise<void>;
+  readonly servers: McpServers;
+}
+
+/**
+ * Tools from outside Toolbelt: other extensions' (`vscode.lm.tools`) and the MCP servers of
+ * `.vscode/mcp.json` and `toolbelt.mcp.servers`, each a source in the workspace's tool manager,
+ * with the server actions of the tools view. Servers stop when the extension is disposed.
+ */
+export function registerToolSources(context: vscode.ExtensionContext, tools: WorkspaceTools, log: vscode.LogOutputChannel): ToolSources {
+  const extensionTools = new ExtensionToolSource();
+  const logs = new McpLogs();
+  const approvals = new ServerApprovals(context.workspaceState);
+  const servers = new McpServers(tools, { approvals, inputs: new McpInputs(context.secrets), logs, log });
+  let stopping: Promise<void> | undefined;
+  const stopServers = () => (stopping ??= servers.dispose());
+  context.subscriptions.push(
+    extensionTools,
+    tools.addSource(extensionTools),
+    logs,
+    { dispose: () => void stopServers() },
+    // On deactivate the servers are told to stop at once (stdin closed, then signals), without holding up the other flushes.
+    shutdownFlushes.add({ flush: async () => void stopServers() }),
+  );
+  registerMcpCommands(context, servers, logs, approvals);
+  // Until the servers are read, their tools' names would be reported as unknown.
+  tools.holdReportsUntil(servers.watch());
+  return { startNeeded: () => tools.startNeeded(), servers };
+}

@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { USER_SETTINGS_ORIGIN, type McpServerConfig } from '../../tools/mcp/mcpConfig';
+import { approvalQuestion, describeServerDefinition } from './serverDefinitionText';
+
+const APPROVALS_KEY = 'toolbelt.mcp.approvedServers';
+export const START_SERVER = 'Start server';
+export const NOT_TRUSTED = 'workspace not trusted';
+export const DECLINED = 'you did not allow it to start';
+
+/** Asks the person whether a workspace-defined server may start; true to start it. Replaceable in tests (test mode only). */
+export type ApprovalPrompt = (request: { server: McpServerConfig; question: string; detail: string; changed: boolean }) => Promise<boolean>;
+
+export const askWithModal: ApprovalPrompt = async ({ question, detail }) =>
+  (await vscode.window.showWarningMessage(question, { modal: true, detail }, START_SERVER)) === START_SERVER;
+
+/**
+ * The gate every MCP server passes before it starts. The person's own servers (user settings)
+ * start at once. A server from the workspace never starts in an untrusted workspace, and asks
+ * before its first start and again whenever its definition (its hash) changed; the answer is
+ * remembered per workspace as server name → hash.
+ */
+export class ServerApprovals {
+  private readonly denials = new Map<string, string>();
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly isTrusted: () => boolean = () => vscode.workspace.isTrusted,
+    public prompt: ApprovalPrompt = askWithModal,
+  ) {}
+
+  /** Why the last start of `server` was refused, for its row in the tree; undefined once it was allowed. */
+  denial(server: string): string | undefined {
+    return this.denials.get(server);
+  }
+
+  async approve(server: McpServerConfig, hash: string): Promise<boolean> {
+    if (server.origin === USER_SETTINGS_ORIGIN) return this.allow(server);
+    if (!this.isTrusted()) return this.deny(server, NOT_TRUSTED);
+    const remembered = this.remembered()[server.name];
+    if (remembered === hash) return this.allow(server);
+    const changed = remembered !== undefined;
+    const yes = await this.prompt({ server, question: approvalQuestion(server, changed), detail: describeServerDefinition(server), changed });
+    if (!yes) return this.deny(server, DECLINED);
+    // Trust may have been revoked while the dialog was open; the answer then does not count.
+    if (!this.isTrusted()) return this.deny(server, NOT_TRUSTED);
+    await this.state.update(APPROVALS_KEY, { ...this.remembered(), [server.name]: hash });
+    return this.allow(server);
+  }
+
+  private remembered(): Record<string, string> {
+    const value = this.state.get<unknown>(APPROVALS_KEY);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : {};
+  }
+
+  private allow(server: McpServerConfig): boolean {
+    this.denials.delete(server.name);
+    return true;
+  }
+
+  private deny(server: McpServerConfig, reason: string): boolean {
+    this.denials.set(server.name, reason);
+    return false;
+  }
+}

@@ -51,6 +51,40 @@ const chatWithoutToolCore = {
 };
 
 /**
+ * dist/extension.js is the shell that loads at activation: stand-ins, then dist/host.js on first
+ * use (src/vscode/lazyHost.ts). A module in the shell and in a bundle it loads would run twice,
+ * as two copies: a second state, `instanceof` failing across them, and bytes loaded at activation
+ * for nothing. Type-only imports are fine (they vanish).
+ */
+const SHELL_BUNDLE = path.join('dist', 'extension.js');
+const LOADED_BY_SHELL = [path.join('dist', 'host.js'), CHAT_BUNDLE];
+
+function modulesSharedWithShell(metafile) {
+  const inputsOf = (bundle) => {
+    const output = Object.entries(metafile.outputs).find(([file]) => path.normalize(file) === bundle);
+    return output ? Object.entries(output[1].inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input) : [];
+  };
+  const shell = new Set(inputsOf(SHELL_BUNDLE));
+  return LOADED_BY_SHELL.flatMap((bundle) => inputsOf(bundle).filter((input) => shell.has(input)).map((input) => `${input} (also in ${bundle})`));
+}
+
+/** Says so, on every build and rebuild, when a module lands in the shell and in a bundle it loads. */
+const shellApartFromHost = {
+  name: 'shell-apart-from-host',
+  setup(build) {
+    build.onEnd((result) => {
+      const shared = result.metafile ? modulesSharedWithShell(result.metafile) : [];
+      if (shared.length === 0) return;
+      console.error(
+        `✘ [ERROR] ${SHELL_BUNDLE} must share no module with the bundles it loads, but it bundles:\n` +
+          shared.map((file) => `    ${file}`).join('\n') +
+          '\n  Import these in the shell as types only (`import type`) and reach them through the host (src/vscode/lazyHost.ts).',
+      );
+    });
+  },
+};
+
+/**
  * npm packages the extension needs only after activation (unbash: run_bash's command policy).
  * Each is bundled apart into dist/lib-<name>.js; the node bundles that import it get a stand-in
  * whose exports load the real one on first use, so activation does not read it.
@@ -88,6 +122,45 @@ const deferPackages = {
   },
 };
 
+/**
+ * Modules the extension loads with `import()` when it first needs them, bundled apart into
+ * dist/<name>.js: the bundle that imports them gets a stand-in that requires that file at the
+ * `import()`, so its own size (and what loads before) leaves them out. The module's exports are
+ * the real ones (its classes work with `instanceof`). Importers use `import()` or `import type` only.
+ */
+const SPLIT_MODULES = Object.fromEntries(
+  Object.entries({
+    // The MCP SDK (with zod and ajv), loaded when the first MCP server starts (src/tools/mcp/loadSdkClient.ts).
+    mcpSdk: 'src/tools/mcp/sdkClient.ts',
+  }).filter(([, file]) => fs.existsSync(file)),
+);
+
+const splitModules = {
+  name: 'split-modules',
+  setup(build) {
+    const bundleOf = new Map(Object.entries(SPLIT_MODULES).map(([name, file]) => [path.resolve(file), `${name}.js`]));
+    if (bundleOf.size === 0) return;
+    const names = [...bundleOf.keys()].map((file) => path.basename(file, path.extname(file)).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+    build.onResolve({ filter: new RegExp(`(^|/)(${names.join('|')})(\\.[jt]s)?$`) }, async (args) => {
+      if (args.kind === 'entry-point' || args.pluginData === 'split-modules') return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'split-modules' });
+      const bundle = bundleOf.get(resolved.path);
+      return bundle ? { path: bundle, namespace: 'split' } : undefined;
+    });
+    // A computed path keeps esbuild from bundling the module here again.
+    build.onLoad({ filter: /.*/, namespace: 'split' }, (args) => ({
+      contents: `const path = require('node:path');\nmodule.exports = require(path.join(__dirname, ${JSON.stringify(args.path)}));`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Packages whose `main` is a UMD build that loads its own files with a require esbuild cannot
+ * follow (the bundle would ask for './impl/format' at run time): bundle their ES module build.
+ */
+const ESM_BUILDS = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+
 const common = {
   bundle: true,
   minify: production,
@@ -101,15 +174,17 @@ const common = {
 const targets = [
   {
     ...common,
-    // extension.js loads at activation; chat.js (Agent, providers, SDKs) on the first chat turn.
+    // extension.js (the shell) loads at activation; host.js (services, tree, chat view, commands)
+    // on first use; chat.js (Agent, providers, SDKs) on the first chat turn.
     // searchWorker.js: the plain-Node search's worker thread (src/tools/searchInWorker.ts).
-    entryPoints: { extension: 'src/extension.ts', chat: 'src/agent/runtime.ts', searchWorker: 'src/tools/searchWorker.ts' },
+    entryPoints: { extension: 'src/extension.ts', host: 'src/vscode/host.ts', chat: 'src/agent/runtime.ts', searchWorker: 'src/tools/searchWorker.ts', ...SPLIT_MODULES },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
-    plugins: [...common.plugins, deferPackages, chatWithoutToolCore],
+    alias: ESM_BUILDS,
+    plugins: [...common.plugins, deferPackages, splitModules, chatWithoutToolCore, shellApartFromHost],
   },
   ...DEFERRED_PACKAGES.map((name) => ({
     ...common,
@@ -161,8 +236,8 @@ async function main() {
   const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
   warnIfLeftOutOfPackage(results);
-  // chatWithoutToolCore has said which; a one-shot build fails.
-  if (results.some((result) => toolCoreInChatBundle(result.metafile).length > 0)) process.exit(1);
+  // chatWithoutToolCore and shellApartFromHost have said which; a one-shot build fails.
+  if (results.some((result) => toolCoreInChatBundle(result.metafile).length > 0 || modulesSharedWithShell(result.metafile).length > 0)) process.exit(1);
   for (const result of results) {
     for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
       if (!file.endsWith('.map')) console.log(`${path.relative('.', file)}  ${(bytes / 1024).toFixed(1)} KB`);
@@ -177,4 +252,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { deferPackages, deferredFile, toolCoreInChatBundle };
+module.exports = { deferPackages, deferredFile, toolCoreInChatBundle, modulesSharedWithShell };

@@ -14,6 +14,8 @@ const EXPECTED = [
   'extension/changelog.md',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
+  'extension/dist/host.js',
+  'extension/dist/mcpSdk.js',
   'extension/dist/chat.js',
   'extension/dist/searchWorker.js',
   'extension/dist/lib-unbash.js',

@@ -1,52 +1,55 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SYSTEM_PROMPT } from './agent/prompt';
-import { createApi, type ToolbeltApi } from './vscode/api';
-import { ApiKeys, registerApiKeyCommand } from './vscode/apiKeys';
-import type { ChatService } from './vscode/chat/chatService';
-import { registerChat } from './vscode/chat/registerChat';
-import { readSettings, SettingsWatcher } from './vscode/settings';
-import { shutdownFlushes, stateStore } from './vscode/storage';
-import { registerToolCommands } from './vscode/toolCommands';
-import { confirmWithDialog, WorkspaceToolContext } from './vscode/toolContext';
-import { registerToolLog } from './vscode/toolLog';
-import { registerToolsView } from './vscode/toolsTree';
-import { WorkspaceTools } from './vscode/workspaceTools';
+import type { ToolbeltApi } from './vscode/api';
+import { ChatStandIns } from './vscode/chatStandIns';
+import { lazyApi } from './vscode/lazyApi';
+import { LazyHost } from './vscode/lazyHost';
 
+let host: LazyHost | undefined;
+
+/**
+ * The shell: registers what VS Code needs to see now (the views, every contributed command, the
+ * API) as stand-ins, and loads the rest (dist/host.js, src/vscode/host.ts) on first use. Once
+ * Toolbelt serves VS Code's own chat it activates in every window; this keeps that cheap.
+ */
 export function activate(context: vscode.ExtensionContext): ToolbeltApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Toolbelt', { log: true });
-  const watcher = new SettingsWatcher();
-  const keys = new ApiKeys(context.secrets);
-  // The chat is built after the tools it uses; tools reach it through this late binding.
-  const late: { chat?: ChatService } = {};
-  // Tools read the chat's live state and ask it for approvals; outside a chat turn a dialog asks.
-  const toolState = stateStore(context, 'tool-state.json', log);
-  const toolContext = new WorkspaceToolContext(
-    () => ({ systemPrompt: readSettings().systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, sessionContext: late.chat?.controller.sessionContext ?? '' }),
-    () => {
-      const controller = late.chat?.controller;
-      return controller?.busy ? (request) => controller.confirm(request) : confirmWithDialog;
-    },
-    { state: toolState, log, watcher, beforeChange: () => (late.chat?.started ? (targets) => late.chat!.controller.beforeChange(targets) : undefined) },
-  );
-  const tools = new WorkspaceTools(toolState, toolContext, log, watcher);
-  context.subscriptions.push(log, watcher, toolContext, tools, watcher.onDidChange((change) => change.excludes && toolContext.refreshExcludes()));
-
-  const tree = registerToolsView(context, tools);
-  registerToolCommands(context, tools, tree, log);
-  registerApiKeyCommand(context, keys, () => readSettings().provider);
-  // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.
-  const toolLog = registerToolLog(context, tools, () => late.chat, log);
-  const chat = registerChat(context, tools, keys, watcher, log);
-  late.chat = chat;
-
-  const activationMs = performance.now() - started;
-  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return createApi(tools, tree, chat, activationMs, toolLog, toolContext);
+  host = new LazyHost(context);
+  context.subscriptions.push(host);
+  host.standInForTreeView('toolbelt.tools', { manageCheckboxStateManually: true });
+  host.standInForWebviewView('toolbelt.chat');
+  host.standInForCommands(contributedCommands(context));
+  const shell = host;
+  const chat = new ChatStandIns(context.extension.packageJSON?.contributes, (reason) => shell.load(reason));
+  host.chat = chat;
+  context.subscriptions.push(chat);
+  // VS Code's chat offers the workspace's tools by context keys the host sets, and lists Toolbelt's
+  // model once asked: the host loads soon after startup, off the activation path.
+  const background = setTimeout(() => loadQuietly(shell, "VS Code's chat (tools offered, model listed)"), BACKGROUND_LOAD_DELAY_MS);
+  context.subscriptions.push(new vscode.Disposable(() => clearTimeout(background)));
+  host.activationMs = performance.now() - started;
+  return lazyApi((member) => shell.load(member).api, host.activationMs);
 }
 
-/** Waits until the chat history and the tool state are on disk; the rest is disposed through context.subscriptions. */
+/** Waits until the chat history and the tool state are on disk (if the host ever loaded); the rest is disposed through context.subscriptions. */
 export async function deactivate(): Promise<void> {
-  const problems = await shutdownFlushes.flushAll();
+  const problems = (await host?.loaded?.flush()) ?? [];
   for (const problem of problems) console.error(`Toolbelt: not everything was saved on shutdown: ${problem}`);
+}
+
+/** After activation, long enough that the window's own startup work goes first. */
+const BACKGROUND_LOAD_DELAY_MS = 1500;
+
+function loadQuietly(shell: LazyHost, reason: string): void {
+  if (shell.loaded) return;
+  try {
+    shell.load(reason);
+  } catch {
+    // LazyHost.load has said why, once.
+  }
+}
+
+/** The command ids package.json contributes: each gets a stand-in, so none is written twice. */
+function contributedCommands(context: vscode.ExtensionContext): string[] {
+  const commands: unknown = context.extension.packageJSON?.contributes?.commands;
+  return Array.isArray(commands) ? commands.map((entry: { command?: unknown }) => entry.command).filter((id): id is string => typeof id === 'string') : [];
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { buildTrustRules, type TrustRules } from '../tools/trustRules';
 import type { ChangeTarget, CommandPolicy, ConfirmationRequest, ToolContext } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
+import { scopedConfirmer } from './nativeChat/preApproval';
 import { readExcludeGlobs, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
 
 /** Workspace state: the hash of the workspace allow-list the person accepted. */
@@ -103,7 +104,8 @@ export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
   }
 
   confirm(request: ConfirmationRequest): Promise<boolean> {
-    return this.confirmer()(request);
+    // A call from VS Code's chat whose card the person already allowed is not asked again.
+    return (scopedConfirmer() ?? this.confirmer())(request);
   }
 
   get sensitiveGlobs(): readonly string[] {

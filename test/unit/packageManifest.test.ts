@@ -17,9 +17,9 @@ describe('package.json: the extension manifest', () => {
     for (const script of ['build', 'test', 'start', 'bench', 'package']) assert.equal(typeof pkg.scripts[script], 'string', script);
   });
 
-  it('activates on its views and commands only', () => {
+  it('activates after startup (VS Code\'s chat needs its tools offered and its model listed), never before', () => {
     assert.ok(!pkg.activationEvents.includes('*'));
-    assert.ok(!pkg.activationEvents.includes('onStartupFinished'));
+    assert.ok(pkg.activationEvents.includes('onStartupFinished'));
   });
 
   it('lists the manifest tools as the registry setting enum, with their summaries', () => {
@@ -66,5 +66,31 @@ describe('package.json: the extension manifest', () => {
     const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
     assert.equal(ignore[0], '**');
     assert.ok(ignore.includes('!dist/extension.js'));
+    assert.ok(ignore.includes('!dist/host.js'), 'the host the shell loads on first use');
+  });
+});
+
+describe('esbuild.js: the shell (dist/extension.js) shares no module with the bundles it loads', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS
+  const { modulesSharedWithShell } = require(path.join(ROOT, 'esbuild.js')) as { modulesSharedWithShell(metafile: unknown): string[] };
+  const output = (inputs: Record<string, number>) => ({
+    inputs: Object.fromEntries(Object.entries(inputs).map(([file, bytesInOutput]) => [file, { bytesInOutput }])),
+  });
+
+  it('names a module bundled into the shell and into the host or the chat, and lets type-only imports be', () => {
+    const metafile = {
+      outputs: {
+        'dist/extension.js': output({ 'src/extension.ts': 900, 'src/vscode/lazyHost.ts': 4000, 'src/vscode/api.ts': 0, 'src/tools/errors.ts': 120, 'src/protocol.ts': 300 }),
+        'dist/host.js': output({ 'src/vscode/host.ts': 2000, 'src/vscode/api.ts': 800, 'src/tools/errors.ts': 120 }),
+        'dist/chat.js': output({ 'src/agent/runtime.ts': 500, 'src/protocol.ts': 300 }),
+        'dist/webview.js': output({ 'src/extension.ts': 10 }),
+      },
+    };
+    assert.deepEqual(modulesSharedWithShell(metafile), ['src/tools/errors.ts (also in dist/host.js)', 'src/protocol.ts (also in dist/chat.js)']);
+  });
+
+  it('finds nothing when the shell holds only its own files', () => {
+    const metafile = { outputs: { 'dist/extension.js': output({ 'src/extension.ts': 900 }), 'dist/host.js': output({ 'src/vscode/host.ts': 2000 }) } };
+    assert.deepEqual(modulesSharedWithShell(metafile), []);
   });
 });

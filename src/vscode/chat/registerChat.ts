@@ -17,6 +17,8 @@ export function registerChat(
   keys: ApiKeys,
   watcher: SettingsWatcher,
   log: vscode.LogOutputChannel,
+  // The shell registered the view at activation and hands it over (host.ts).
+  mount: (view: ChatViewProvider) => vscode.Disposable = (view) => vscode.window.registerWebviewViewProvider(CHAT_VIEW, view),
 ): ChatService {
   const store = new ConversationStore(stateStore(context, 'chats.json'));
   const storage = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
@@ -26,7 +28,7 @@ export function registerChat(
   context.subscriptions.push(
     chat,
     view,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW, view),
+    mount(view),
     tools.onDidChange(() => chat.started && chat.controller.refreshMeta()),
     watcher.onDidChange((change) => change.chat && chat.started && chat.controller.refreshMeta()),
   );

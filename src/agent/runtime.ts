@@ -7,6 +7,7 @@ import { OllamaNativeProvider } from '../providers/ollamaNative';
 import { OpenAIProvider } from '../providers/openai';
 import { withToolCalling } from '../providers/toolCalling';
 import type { ChatProvider, ProviderTimeouts, ToolCallingMode } from '../providers/types';
+import type { ServiceName } from '../providers/providerNames';
 
 // The loop without a default registry: the extension passes its own, and nothing from src/tools
 // lands in this bundle (esbuild.js fails the build if it does).
@@ -15,7 +16,7 @@ export type { AgentEvent, AgentLoopOptions as AgentOptions } from './agentLoop';
 export { ProviderError } from '../providers/errors';
 
 export interface ProviderConfig extends ProviderTimeouts {
-  provider: 'openai' | 'ollama' | 'gemini';
+  provider: ServiceName;
   model: string;
   baseUrl?: string;
   apiKey?: string;

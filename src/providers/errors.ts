@@ -1,4 +1,5 @@
 import { boundedText, describeBody, MAX_ERROR_MESSAGE_CHARS } from './errorText';
+import { isProviderName, PROVIDER_LABELS } from './providerNames';
 
 /** The longest wait a Retry-After may ask for before it is treated as nonsense (a day). */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -49,10 +50,8 @@ export class ProviderError extends Error {
   }
 }
 
-export const PROVIDER_LABELS: Record<string, string> = { openai: 'OpenAI', ollama: 'Ollama', gemini: 'Gemini' };
-
 export function labelOf(provider: string): string {
-  return PROVIDER_LABELS[provider] ?? provider;
+  return isProviderName(provider) ? PROVIDER_LABELS[provider] : provider;
 }
 
 /**

@@ -3,8 +3,7 @@ import type { ChatTool } from './interface';
 
 export { toGeminiSchema, toGeminiTools, type GeminiFunctionDeclaration, type GeminiTools } from '../providers/geminiSchema';
 
-export type ProviderName = 'openai' | 'ollama' | 'gemini';
-export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'ollama', 'gemini'];
+export { PROVIDER_NAMES, type ProviderName } from '../providers/providerNames';
 
 export type ProviderTools = ChatTool[] | GeminiTools;
 

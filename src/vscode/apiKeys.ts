@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
-import { PROVIDER_NAMES, type ProviderName } from '../tools/formats';
+import { PROVIDER_NAMES, type ProviderName } from '../providers/providerNames';
 
 const ENV_VARIABLES: Record<ProviderName, string | undefined> = {
   openai: 'OPENAI_API_KEY',
   ollama: undefined,
   gemini: 'GEMINI_API_KEY',
+  vscode: undefined,
 };
 
-/** API keys per provider in SecretStorage, falling back to the environment. Ollama needs none. */
+/** API keys per provider in SecretStorage, falling back to the environment. Ollama and VS Code's own models need none. */
 export class ApiKeys {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
@@ -19,7 +20,7 @@ export class ApiKeys {
   }
 
   needsKey(provider: ProviderName): boolean {
-    return provider !== 'ollama';
+    return provider === 'openai' || provider === 'gemini';
   }
 
   environmentVariable(provider: ProviderName): string | undefined {

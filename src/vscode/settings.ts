@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolCallingMode } from '../providers/types';
-import type { ProviderName } from '../tools/formats';
+import { isProviderName, type ProviderName } from '../providers/providerNames';
 
 const TOOL_CALLING_MODES: readonly ToolCallingMode[] = ['auto', 'native', 'prompt'];
 
@@ -24,7 +24,7 @@ export function readSettings(): ToolbeltSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const provider = config.get<string>('provider', 'openai');
   return {
-    provider: provider === 'ollama' || provider === 'gemini' ? provider : 'openai',
+    provider: isProviderName(provider) ? provider : 'openai',
     model: config.get<string>('model', '').trim(),
     baseUrl: config.get<string>('baseUrl', '').trim(),
     systemPrompt: config.get<string>('systemPrompt', ''),

@@ -348,4 +348,18 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     assert.equal(messages[2].tool_call_id, call.callId);
     assert.equal(messages[2].content, '42');
   });
+  it('is never the model of the panel on provider "vscode": the panel says which VS Code models there are instead of calling itself', async () => {
+    const api = await activateToolbelt();
+    const before = server.requests.length;
+    await setChatSettings({ provider: 'vscode', model: 'toolbelt/openai/gpt-4o' });
+    try {
+      await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'toolbelt' })).length === 0, 'Toolbelt\'s model withdrawn while the panel uses VS Code\'s');
+      await assert.rejects(api.chat.send('hello'), /VS Code offers no chat model "toolbelt\/openai\/gpt-4o"/);
+      await setChatSettings({ model: undefined });
+      await assert.rejects(api.chat.send('hello'), /VS Code offers no chat model now: sign in to a model provider/);
+      assert.equal(server.requests.length, before, 'no request reached the model server');
+    } finally {
+      await setChatSettings({ provider: 'openai', model: 'gpt-4o' });
+    }
+  });
 });

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
-import { PROVIDER_NAMES, type ProviderName } from '../../tools/formats';
+import { PROVIDER_NAMES, type ProviderName } from '../../providers/providerNames';
 import { readSettings, SECTION } from '../settings';
 import type { ChatService } from './chatService';
 import type { ConversationStore } from './conversationStore';
 import { CHAT_VIEW, type ChatViewProvider } from './chatView';
+import { modelIdOf, otherChatModels } from './vscodeModels';
 
 export function registerChatCommands(context: vscode.ExtensionContext, chat: ChatService, store: ConversationStore, view: ChatViewProvider): void {
   const focus = async () => {
@@ -71,7 +72,7 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
       );
       if (!provider) return;
       const name = provider.label as ProviderName;
-      const model = await vscode.window.showInputBox({
+      const model = name === 'vscode' ? await pickVsCodeModel(settings.model) : await vscode.window.showInputBox({
         title: `${name} model`,
         value: name === settings.provider ? settings.model || DEFAULT_MODELS[name] : DEFAULT_MODELS[name],
         prompt: 'The model name as the service knows it.',
@@ -82,6 +83,20 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
     }),
     vscode.commands.registerCommand('toolbelt.chat.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:toolbelt.toolbelt')),
   );
+}
+
+/** VS Code's chat models (Copilot's, other extensions') as a list to pick from; `<vendor>/<id>`. */
+async function pickVsCodeModel(current: string): Promise<string | undefined> {
+  const models = await otherChatModels();
+  if (models.length === 0) {
+    void vscode.window.showWarningMessage('VS Code offers no chat model now: sign in to a model provider (e.g. GitHub Copilot) first.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    models.map((model) => ({ label: modelIdOf(model), description: `${model.name}${modelIdOf(model) === current ? ' · current' : ''}` })),
+    { title: "VS Code's model" },
+  );
+  return picked?.label;
 }
 
 /** Writes where the value is defined now: the workspace if it sets it, the user settings otherwise. */

@@ -13,6 +13,7 @@ import type { ContextMeter } from '../../protocol';
 import type { ConversationStore } from './conversationStore';
 import { CheckpointStore } from '../../tools/checkpoints';
 import { loadChatRuntime } from './runtimeLoader';
+import { vscodeModelProvider } from './vscodeModels';
 
 /**
  * The chat as the editor hosts it: a ChatController whose provider, key, prompt and limits
@@ -120,6 +121,10 @@ export class ChatService implements vscode.Disposable {
     // MCP servers a registered tool needs start now (asking first where their definition is new).
     await this.tools.startNeeded();
     const settings = readSettings();
+    if (settings.provider === 'vscode') {
+      // A model of VS Code's (Copilot's, another extension's): chosen afresh each turn, as sign-ins come and go.
+      return { provider: await vscodeModelProvider(settings.model), systemPrompt: settings.systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, maxToolRounds: settings.maxToolRounds };
+    }
     const apiKey = await this.keys.get(settings.provider);
     if (!apiKey && this.keys.needsKey(settings.provider)) {
       const variable = this.keys.environmentVariable(settings.provider);

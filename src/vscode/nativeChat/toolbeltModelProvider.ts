@@ -33,7 +33,8 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
   }
 
   provideLanguageModelChatInformation(): ChatInformationShape[] {
-    return [describeModel()];
+    // With toolbelt.provider "vscode" Toolbelt's model would be VS Code's own models calling back into themselves.
+    return readSettings().provider === 'vscode' ? [] : [describeModel()];
   }
 
   async provideLanguageModelChatResponse(
@@ -44,6 +45,9 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
     token: vscode.CancellationToken,
   ): Promise<void> {
     const settings = readSettings();
+    if (settings.provider === 'vscode') {
+      throw new Error('Toolbelt\'s model serves toolbelt.provider, which is "vscode" now: pick the model you want in the model picker directly.');
+    }
     const apiKey = await this.keys.get(settings.provider);
     if (!apiKey && this.keys.needsKey(settings.provider)) {
       throw new Error(`No ${labelOf(settings.provider)} API key is set: run "Toolbelt: Set API Key".`);

@@ -7,6 +7,7 @@
 //   - search_text / search_files against raw ripgrep on a generated 100,000-file tree, and the
 //     longest event-loop stall over hostile search patterns (test/bench/search.ts)
 //   - read_file near the end of a 100 MB file: bytes read and time (test/bench/readFile.ts)
+//   - one tools/call round trip to a stdio MCP server (test/bench/mcp.ts, the fixture server)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -50,6 +51,7 @@ async function main() {
   if (part('render')) results.render = await renderCost();
   if (part('search')) results.search = searchBench();
   if (part('readfile')) results.readFile = readFileBench();
+  if (part('mcp')) results.mcp = mcpBench();
   if (part('activation')) results.activation = await hostActivation();
   // A partial run (--only) writes apart, so bench.json always holds a whole run.
   const file = path.join(ROOT, 'test-results', ONLY.length ? `bench-${ONLY.join('-')}.json` : 'bench.json');
@@ -144,6 +146,13 @@ function searchBench() {
 function readFileBench() {
   const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'readFile.js')], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the read_file bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** Runs test/bench/mcp.ts (tools/call round trips to the stdio fixture server) in a process of its own. */
+function mcpBench() {
+  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'mcp.js'), '500'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the MCP bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
@@ -331,6 +340,9 @@ function report(r, file) {
           ...r.search.speed.map((c) => [`${c.name} vs raw rg (median of ${r.search.pairs} pairs, ${r.search.files} files)`, `${c.toolbeltMs.toFixed(0)} vs ${c.rawMs.toFixed(0)} ms, ratio ${c.ratio.toFixed(2)}`, `≤ ${TARGETS.searchRatio}`, c.ratio <= TARGETS.searchRatio]),
           ...['withRg', 'withoutRg'].map((side) => [`hostile patterns: longest event-loop stall ${side === 'withRg' ? 'with' : 'without'} ripgrep`, `${r.search.hostile[side].maxStallMs.toFixed(0)} ms`, `≤ ${TARGETS.hostileStallMs} ms`, r.search.hostile[side].maxStallMs <= TARGETS.hostileStallMs]),
         ]
+      : []),
+    ...(r.mcp
+      ? [[`MCP tools/call round trip to a stdio server (median of ${r.mcp.calls}; p90 ${ms(r.mcp.p90Ms)}; first start ${ms(r.mcp.startMs)})`, ms(r.mcp.medianMs), '', undefined]]
       : []),
     ...(r.readFile
       ? Object.entries(r.readFile.rows).map(([name, row]) => [

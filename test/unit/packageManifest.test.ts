@@ -1,3 +1,4 @@
+import { PROVIDER_NAMES } from '../../src/providers/providerNames';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -22,18 +23,22 @@ describe('package.json: the extension manifest', () => {
     assert.ok(pkg.activationEvents.includes('onStartupFinished'));
   });
 
-  it('lists the manifest tools as the registry setting enum, with their summaries', () => {
+  it('completes the manifest tools in the registry setting, with their summaries, and accepts MCP and extension tool names', () => {
     const registry = properties['toolbelt.tools.registry'];
     assert.deepEqual(registry.default, []);
-    const name = registry.items.properties.name;
-    assert.deepEqual(name.enum, BUILTIN_MANIFEST.map((d) => d.name));
-    assert.deepEqual(name.enumDescriptions, BUILTIN_MANIFEST.map((d) => summaryOf(d)));
+    const [builtins, mcp, extension] = registry.items.properties.name.anyOf;
+    assert.deepEqual(builtins.enum, BUILTIN_MANIFEST.map((d) => d.name));
+    assert.deepEqual(builtins.enumDescriptions, BUILTIN_MANIFEST.map((d) => summaryOf(d)));
+    for (const ok of ['github/create_issue', 'github/*']) assert.match(ok, new RegExp(mcp.pattern), ok);
+    for (const bad of ['/x', 'github/', 'a b/c']) assert.doesNotMatch(bad, new RegExp(mcp.pattern), bad);
+    assert.match('vscode_listCodeUsages', new RegExp(extension.pattern));
+    assert.doesNotMatch('not a tool', new RegExp(extension.pattern));
     assert.deepEqual(registry.items.required, ['name']);
     for (const field of ['type', 'parameters', 'builtin_handler']) assert.ok(registry.items.properties[field].deprecationMessage, field);
   });
 
   it('contributes the contract settings', () => {
-    assert.deepEqual(properties['toolbelt.provider'].enum, ['openai', 'ollama', 'gemini']);
+    assert.deepEqual(properties['toolbelt.provider'].enum, [...PROVIDER_NAMES]);
     assert.equal(properties['toolbelt.sessionContextFile'].default, '.toolbelt/session-context.md');
     for (const key of ['toolbelt.model', 'toolbelt.baseUrl', 'toolbelt.systemPrompt', 'toolbelt.chat.maxToolRounds']) assert.ok(properties[key], key);
     assert.equal(properties['toolbelt.chat.maxToolRounds'].default, 25);

@@ -18,7 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const os = require('node:os');
-const { ROOT, ensureHost, startCodeServer, copyWorkspace, linkExtension, chromiumLaunchOptions } = require('./lib/host');
+const { ROOT, ensureHost, startCodeServer, copyWorkspace, chromiumLaunchOptions } = require('./lib/host');
 const { QUIET_USER_SETTINGS } = require('./lib/extensionHost');
 
 // Compiled tests; TOOLBELT_BENCH_OUT points elsewhere (e.g. a helper's own tsc output folder).
@@ -224,7 +224,7 @@ async function hostActivation() {
   const runnerParent = fs.mkdtempSync(path.join(os.tmpdir(), 'toolbelt-bench-runner-'));
   try {
     // All three are installed extensions, loaded alike; the suite runs from a fourth, under development.
-    linkExtension(extensions);
+    installForTiming(extensions);
     const empty = writeEmptyExtension(extensions, 'empty');
     writeEmptyExtension(extensions, 'warmup');
     const runner = writeEmptyExtension(runnerParent, 'runner');
@@ -251,6 +251,20 @@ async function hostActivation() {
     chatBundleLoaded: runs.some((r) => r.chatBundleLoaded),
     runs,
   };
+}
+
+/**
+ * Toolbelt as the bench installs it: the real package.json without `onStartupFinished` (the host
+ * would activate it by itself before the bench could time it), the real dist/ and media/ linked.
+ * activate() runs the same code whatever event triggered it.
+ */
+function installForTiming(extensionsDir) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const dir = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  fs.mkdirSync(dir);
+  pkg.activationEvents = pkg.activationEvents.filter((event) => event !== 'onStartupFinished');
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+  for (const folder of ['dist', 'media']) fs.symlinkSync(path.join(ROOT, folder), path.join(dir, folder), 'dir');
 }
 
 /**

@@ -80,9 +80,10 @@ async function measure(extension: vscode.Extension<unknown>): Promise<Activation
   const started = performance.now();
   await extension.activate();
   const activateCallMs = performance.now() - started;
-  // Toolbelt is installed as a link to the repository (require sees the real path), and the
+  // Toolbelt's dist/ is a link into the repository (require sees the real path), and the
   // repository's .cache/ holds the host's own extensions.
-  const root = fs.realpathSync(extension.extensionPath);
+  const dist = path.join(extension.extensionPath, 'dist');
+  const root = fs.existsSync(dist) ? path.dirname(fs.realpathSync(dist)) : fs.realpathSync(extension.extensionPath);
   const loadedFiles = Object.keys(require.cache)
     .filter((file) => !before.has(file) && file.startsWith(root + path.sep) && !file.includes(`${path.sep}.cache${path.sep}`))
     .map((file) => path.relative(root, file));

@@ -100,3 +100,15 @@ export function sourceTool(name: string, extra: Partial<SourceTool> = {}): Sourc
     ...extra,
   };
 }
+
+/** A ToolManager logger that keeps what it was told. */
+export class RecordingLogger {
+  warnings: string[] = [];
+  errors: string[] = [];
+  warn(message: string) {
+    this.warnings.push(message);
+  }
+  error(message: string) {
+    this.errors.push(message);
+  }
+}

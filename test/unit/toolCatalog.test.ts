@@ -1,19 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { BUILTIN_MANIFEST } from '../../src/tools/manifest';
 import { ToolManager, type WaitingTool } from '../../src/tools/toolManager';
-import { FakeToolSource, sourceTool } from '../support/fakeToolSource';
+import { FakeToolSource, RecordingLogger, sourceTool } from '../support/fakeToolSource';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
-class RecordingLogger {
-  warnings: string[] = [];
-  errors: string[] = [];
-  warn(message: string) {
-    this.warnings.push(message);
-  }
-  error(message: string) {
-    this.errors.push(message);
-  }
-}
 
 const running = { state: 'running' } as const;
 

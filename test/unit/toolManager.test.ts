@@ -3,19 +3,9 @@ import { BUILTIN_MANIFEST, findBuiltin } from '../../src/tools/manifest';
 import { EXTERNAL_OUTPUT_MAX_CHARS, checkExternalArguments } from '../../src/tools/sourceTool';
 import { ToolManager, type ToggleStore } from '../../src/tools/toolManager';
 import { isLockedByTrust, mayEnableWhenUntrusted, whyLockedWhenUntrusted } from '../../src/tools/trustPolicy';
-import { FakeToolSource, sourceTool } from '../support/fakeToolSource';
+import { FakeToolSource, RecordingLogger, sourceTool } from '../support/fakeToolSource';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
-class RecordingLogger {
-  warnings: string[] = [];
-  errors: string[] = [];
-  warn(message: string) {
-    this.warnings.push(message);
-  }
-  error(message: string) {
-    this.errors.push(message);
-  }
-}
 
 describe('ToolManager (specs 000/002)', () => {
   let ws: TempWorkspace;

@@ -109,4 +109,16 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     assert.equal(row(`source:${SERVER}`)?.description, 'stopped');
     await waitFor(async () => (await processesTagged(TAG)).length === 0, 'the process gone');
   });
+
+  it('starts the server by itself when a chat turn needs its tool', async () => {
+    assert.equal(echo()?.state, 'waiting');
+    model.reset();
+    model.enqueue({ toolCalls: [{ name: `${SERVER}_echo`, arguments: { text: 'started for the turn' } }] }, { text: 'Done.' });
+    assert.equal(await api.chat.send('Echo once more.'), 'Done.');
+    assert.equal((await processesTagged(TAG)).length, 1, 'the server runs again');
+    assert.match(row(`source:${SERVER}`)?.description ?? '', /^running/);
+    // The same chat goes on: the newest tool message is this turn's.
+    const toolMessages = (model.requests[1].body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+    assert.equal(toolMessages.at(-1)?.content, 'started for the turn');
+  });
 });

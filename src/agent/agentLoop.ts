@@ -246,13 +246,18 @@ export class AgentLoop {
         return;
       }
       for (const [index, call] of calls.entries()) {
-        if (index < MAX_TOOL_CALLS_PER_REPLY) {
-          yield* this.runTool(call, signal);
+        if (index >= MAX_TOOL_CALLS_PER_REPLY) {
+          yield this.end(call, tooManyCallsError(call.name), 'error');
           continue;
         }
-        const refusal = tooManyCallsError(call.name);
-        this.answer(call, refusal);
-        yield { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result: refusal, status: 'error', durationMs: 0 };
+        const checked = this.checkCall(call, signal);
+        if ('ended' in checked) {
+          yield checked.ended;
+          continue;
+        }
+        yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
+        const result = await this.toolRegistry.run(call.name, checked.args, { signal });
+        yield this.end(call, result.text, result.status, result.durationMs);
       }
       if (signal?.aborted) {
         yield { type: 'done', text: joinReplies(replies), reason: 'aborted' };
@@ -261,32 +266,26 @@ export class AgentLoop {
     }
   }
 
-  private async *runTool(call: ToolCall, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
-    const end = (result: string, status: ToolCallStatus, durationMs = 0): AgentEvent => {
-      this.answer(call, result);
-      return { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result, status, durationMs };
-    };
-    if (signal?.aborted) {
-      yield end('Not run: the user stopped the turn.', 'cancelled');
-      return;
-    }
-    if (call.unreadable) {
-      yield end(call.unreadable, 'error');
-      return;
-    }
+  /**
+   * Checks a call before it runs: an event ending it (answered with an error or a refusal), or
+   * its parsed arguments. A plain function rather than a nested generator: every delegated
+   * event would cost the round a few more promise turns.
+   */
+  private checkCall(call: ToolCall, signal?: AbortSignal): { args: Record<string, unknown> } | { ended: AgentEvent } {
+    if (signal?.aborted) return { ended: this.end(call, 'Not run: the user stopped the turn.', 'cancelled') };
+    if (call.unreadable) return { ended: this.end(call, call.unreadable, 'error') };
     if (!this.toolRegistry.hasTool(call.name)) {
       const available = this.toolRegistry.getEnabledSchemas().map((s) => s.function.name);
-      yield end(`Error: there is no tool named "${call.name}"; it was not run. Available tools: ${available.join(', ') || 'none'}.`, 'error');
-      return;
+      return { ended: this.end(call, `Error: there is no tool named "${call.name}"; it was not run. Available tools: ${available.join(', ') || 'none'}.`, 'error') };
     }
     const parsed = parseToolArguments(call.name, call.arguments);
-    if (!parsed.ok) {
-      yield end(parsed.error, 'error');
-      return;
-    }
-    yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
-    const result = await this.toolRegistry.run(call.name, parsed.args, { signal });
-    yield end(result.text, result.status, result.durationMs);
+    return parsed.ok ? { args: parsed.args } : { ended: this.end(call, parsed.error, 'error') };
+  }
+
+  /** Puts the call's result into the conversation; the event that tells the caller. */
+  private end(call: ToolCall, result: string, status: ToolCallStatus, durationMs = 0): AgentEvent & { type: 'tool_call_end' } {
+    this.answer(call, result);
+    return { type: 'tool_call_end', id: call.id, name: call.name, arguments: call.arguments, result, status, durationMs };
   }
 
   private answer(call: ToolCall, content: string): void {

@@ -1,5 +1,4 @@
 import OpenAI from 'openai';
-import type { Stream } from 'openai/core/streaming';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { resolveLimits, type ModelLimits } from './contextWindow';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
@@ -7,6 +6,7 @@ import { abortedError, formatWait, httpError, idleTimeoutError, labelOf, network
 import { guardedFetch, readBodyText } from './httpBody';
 import { MAX_TOOL_ARGUMENT_CHARS, OVERSIZED_ARGUMENTS_PLACEHOLDER, oversizedArgumentsError } from './limits';
 import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, linkedController, withRetries } from './streaming';
+import { lineChunks, SseParser, type SseEvent } from './sseReader';
 import type { ChatMessage, ChatProvider, ChatRequest, ProviderEvent, ProviderTimeouts, ToolCall, Usage } from './types';
 
 export const OPENAI_DEFAULT_BASE_URL = DEFAULT_BASE_URLS.openai;
@@ -62,26 +62,42 @@ export class OpenAIProvider implements ChatProvider {
       messages: toOpenAIMessages(request.messages),
       ...(request.tools.length > 0 ? { tools: request.tools } : {}),
     };
-    const send = () => this.client.chat.completions.create({ ...body, stream: true }, { signal });
-    let stream: Stream<ChatCompletionChunk>;
+    // The raw response, read here: one reader instead of the SDK's three nested async generators.
+    const send = () => this.client.chat.completions.create({ ...body, stream: true }, { signal }).asResponse();
+    let response: Response;
     try {
-      stream = await withRetries(() => send().catch((error: unknown) => Promise.reject(this.toProviderError(error, signal))), this.timeouts, signal);
+      response = await withRetries(() => send().catch((error: unknown) => Promise.reject(this.toProviderError(error, signal))), this.timeouts, signal);
     } catch (error) {
       throw this.toProviderError(error, signal);
     }
+    const chunks = lineChunks(response.body, this.name);
     const assembler = new ChunkAssembler(this.name);
-    // The SDK's stream carries its own AbortController, linked to the caller's signal.
-    const idle = new IdleWatch(this.idleMs, () => stream.controller.abort()).start();
+    // Stop and an answer past its limit abort the request through `signal`, which the SDK follows.
+    const idle = new IdleWatch(this.idleMs, () => chunks.cancel()).start();
+    const decoder = new TextDecoder();
+    const parser = new SseParser();
+    let finished = false;
     try {
-      for await (const chunk of stream) {
+      for (;;) {
+        const bytes = await chunks.next();
+        if (bytes === undefined) break;
         idle.touch();
-        yield* assembler.push(chunk);
+        for (const sse of parser.feed(decoder.decode(bytes, { stream: true }))) {
+          // After [DONE] the rest is read (so the connection is kept for the next round) and ignored.
+          if (finished) continue;
+          const chunk = chunkOf(sse, response.headers);
+          if (chunk === DONE) finished = true;
+          else if (chunk) for (const event of assembler.push(chunk)) yield event;
+        }
       }
-      yield* assembler.finish();
+      if (idle.fired) throw idleTimeoutError(this.name, this.idleMs);
+      parser.end();
+      for (const event of assembler.finish()) yield event;
     } catch (error) {
       throw idle.fired ? idleTimeoutError(this.name, this.idleMs) : this.toProviderError(error, signal);
     } finally {
       idle.stop();
+      chunks.cancel();
     }
   }
 
@@ -196,6 +212,18 @@ export class ChunkAssembler {
     events.push({ type: 'done', finishReason: this.finishReason, usage: this.usage });
     return events;
   }
+}
+
+const DONE = Symbol('done');
+
+/** One event of the stream as the SDK would read it: a chunk, [DONE], or nothing (another kind of event). */
+function chunkOf(sse: SseEvent, headers: Headers): ChatCompletionChunk | typeof DONE | undefined {
+  if (sse.data.startsWith('[DONE]')) return DONE;
+  if (sse.event !== null && sse.event.startsWith('thread.')) return undefined;
+  const data = JSON.parse(sse.data) as ChatCompletionChunk & { error?: unknown };
+  // An error sent inside the stream (some OpenAI-compatible servers fail this way after the headers).
+  if (data && data.error) throw new OpenAI.APIError(undefined, data.error as object, undefined, headers);
+  return data;
 }
 
 /** The error body as the SDK kept it, for httpError to reduce to one readable line. */

@@ -11,14 +11,13 @@ export interface ChatTargets {
   lmTool(name: string, tool: vscode.LanguageModelTool<Record<string, unknown>>): vscode.Disposable;
   /** The handler of a contributed participant; returns the participant (icon, follow-ups are set on it). */
   participant(id: string, handler: vscode.ChatRequestHandler): vscode.ChatParticipant;
-  /** The provider of a contributed language-model vendor; undefined where VS Code lacks the API (before 1.104). */
+  /** Registers the provider of a contributed language-model vendor; undefined where VS Code lacks the API (before 1.104). */
   chatProvider(vendor: string, provider: ChatProviderShape): vscode.Disposable | undefined;
 }
 
 interface Contributions {
   languageModelTools?: { name?: unknown }[];
   chatParticipants?: { id?: unknown }[];
-  languageModelChatProviders?: { vendor?: unknown }[];
 }
 
 type Tool = vscode.LanguageModelTool<Record<string, unknown>>;
@@ -28,7 +27,6 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
   private readonly tools = new Map<string, Tool>();
   private readonly handlers = new Map<string, vscode.ChatRequestHandler>();
   private readonly participants = new Map<string, vscode.ChatParticipant>();
-  private readonly providers = new Map<string, ProviderStandIn>();
   private readonly registrations: vscode.Disposable[] = [];
 
   constructor(
@@ -37,13 +35,6 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
   ) {
     for (const name of namesOf(contributes?.languageModelTools, 'name')) this.registerTool(name);
     for (const id of namesOf(contributes?.chatParticipants, 'id')) this.registerParticipant(id);
-    const lm = vscode.lm as unknown as { registerLanguageModelChatProvider?(vendor: string, provider: ChatProviderShape): vscode.Disposable };
-    if (typeof lm.registerLanguageModelChatProvider !== 'function') return;
-    for (const vendor of namesOf(contributes?.languageModelChatProviders, 'vendor')) {
-      const standIn = new ProviderStandIn(vendor, () => this.load(`VS Code's model picker (${vendor})`));
-      this.providers.set(vendor, standIn);
-      this.registrations.push(standIn, lm.registerLanguageModelChatProvider(vendor, standIn));
-    }
   }
 
   lmTool(name: string, tool: Tool): vscode.Disposable {
@@ -58,11 +49,13 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
     return participant;
   }
 
+  /**
+   * Registered by the host, not by a stand-in: registering a vendor is the costliest of these
+   * (3–5 ms measured), and the host loads 1.5 s after startup anyway and then lists the models.
+   */
   chatProvider(vendor: string, provider: ChatProviderShape): vscode.Disposable | undefined {
-    const standIn = this.providers.get(vendor);
-    if (!standIn) return undefined;
-    standIn.attach(provider);
-    return new vscode.Disposable(() => standIn.detach(provider));
+    const lm = vscode.lm as unknown as { registerLanguageModelChatProvider?(vendor: string, provider: ChatProviderShape): vscode.Disposable };
+    return typeof lm.registerLanguageModelChatProvider === 'function' ? lm.registerLanguageModelChatProvider(vendor, provider) : undefined;
   }
 
   dispose(): void {
@@ -92,55 +85,6 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
     });
     this.participants.set(id, participant);
     this.registrations.push(participant);
-  }
-}
-
-/** A vendor's provider until the host attaches the real one; asking for its models loads the host. */
-class ProviderStandIn implements ChatProviderShape, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private target: ChatProviderShape | undefined;
-  private forwarding: vscode.Disposable | undefined;
-
-  constructor(
-    private readonly vendor: string,
-    private readonly load: () => void,
-  ) {}
-
-  attach(target: ChatProviderShape): void {
-    this.forwarding?.dispose();
-    this.target = target;
-    this.forwarding = target.onDidChangeLanguageModelChatInformation?.(() => this.changed.fire());
-    this.changed.fire();
-  }
-
-  detach(target: ChatProviderShape): void {
-    if (this.target !== target) return;
-    this.forwarding?.dispose();
-    this.target = undefined;
-  }
-
-  provideLanguageModelChatInformation(...args: Parameters<ChatProviderShape['provideLanguageModelChatInformation']>) {
-    return this.provider().provideLanguageModelChatInformation(...args);
-  }
-
-  provideLanguageModelChatResponse(...args: Parameters<ChatProviderShape['provideLanguageModelChatResponse']>) {
-    return this.provider().provideLanguageModelChatResponse(...args);
-  }
-
-  provideTokenCount(...args: Parameters<ChatProviderShape['provideTokenCount']>) {
-    return this.provider().provideTokenCount(...args);
-  }
-
-  dispose(): void {
-    this.forwarding?.dispose();
-    this.changed.dispose();
-  }
-
-  private provider(): ChatProviderShape {
-    this.load();
-    if (!this.target) throw new Error(`Toolbelt gave the ${this.vendor} models no provider.`);
-    return this.target;
   }
 }
 

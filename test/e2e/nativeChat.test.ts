@@ -2,26 +2,41 @@ import * as assert from 'node:assert/strict';
 import { ModelServer } from '../support/modelServer';
 import { Workbench } from './workbench';
 
+/**
+ * A workbench whose Toolbelt talks to the scripted model, with calculator, read_file and
+ * write_file registered, and VS Code's own chat left on: it is what these suites drive.
+ */
+async function startWithToolbeltModel(): Promise<{ model: ModelServer; workbench: Workbench }> {
+  const model = await ModelServer.start();
+  const workbench = await Workbench.start({
+    workspaceSettings: {
+      'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'write_file' }],
+      'toolbelt.provider': 'openai',
+      'toolbelt.baseUrl': model.openaiBaseUrl,
+      'toolbelt.model': 'scripted-model',
+    },
+    userSettings: { 'chat.disableAIFeatures': false },
+    env: { OPENAI_API_KEY: 'sk-e2e' },
+  }).catch(async (error: unknown) => {
+    await model.close();
+    throw error;
+  });
+  // Showing the Tools view loads Toolbelt, which lists its model for the Chat view's picker.
+  await workbench.openToolbelt().catch(async (error: unknown) => {
+    await workbench.close();
+    await model.close();
+    throw error;
+  });
+  return { model, workbench };
+}
+
 describe('@toolbelt in VS Code\'s Chat view (browser)', function () {
   this.timeout(240_000);
   let model: ModelServer;
   let workbench: Workbench;
 
   before(async () => {
-    model = await ModelServer.start();
-    workbench = await Workbench.start({
-      workspaceSettings: {
-        'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'write_file' }],
-        'toolbelt.provider': 'openai',
-        'toolbelt.baseUrl': model.openaiBaseUrl,
-        'toolbelt.model': 'scripted-model',
-      },
-      // VS Code's own chat stays on here: it is what this suite drives.
-      userSettings: { 'chat.disableAIFeatures': false },
-      env: { OPENAI_API_KEY: 'sk-e2e' },
-    });
-    // Showing the Tools view loads Toolbelt, which lists its model for the Chat view's picker.
-    await workbench.openToolbelt();
+    ({ model, workbench } = await startWithToolbeltModel());
   });
 
   after(async () => {
@@ -96,18 +111,7 @@ describe('Copilot\'s Agent mode on Toolbelt\'s model with Toolbelt\'s tools (bro
   let workbench: Workbench;
 
   before(async () => {
-    model = await ModelServer.start();
-    workbench = await Workbench.start({
-      workspaceSettings: {
-        'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'write_file' }],
-        'toolbelt.provider': 'openai',
-        'toolbelt.baseUrl': model.openaiBaseUrl,
-        'toolbelt.model': 'scripted-model',
-      },
-      userSettings: { 'chat.disableAIFeatures': false },
-      env: { OPENAI_API_KEY: 'sk-e2e' },
-    });
-    await workbench.openToolbelt();
+    ({ model, workbench } = await startWithToolbeltModel());
     // write_file is registered but switched off: it must not reach the agent's tool list.
     await workbench.checkbox('write_file').click();
     await workbench.waitForActiveSummary('2 of 3 enabled');

@@ -179,7 +179,7 @@ function said(body: string | undefined): string {
 
 function listError(provider: ServiceName, base: string, kind: ProviderError['kind'], what: string, status?: number): ProviderError {
   const where = customHost(provider, base) ? endpointName(provider, base) : `${endpointName(provider, base)} at ${base}`;
-  return new ProviderError(`${sentence(where)} ${what}.`, { kind, provider, status });
+  return new ProviderError(`${sentence(where)} ${what}${/[.?!]$/.test(what) ? '' : '.'}`, { kind, provider, status });
 }
 
 function errorCode(error: unknown): string | undefined {

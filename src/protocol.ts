@@ -30,7 +30,16 @@ export type TranscriptItem =
       durationMs?: number;
       approval?: ApprovalView;
     }
-  | { kind: 'error'; id: string; message: string; action?: ErrorAction; retryable: boolean }
+  | {
+      kind: 'error';
+      id: string;
+      message: string;
+      /** The first of `actions` (kept for transcripts saved before `actions`). */
+      action?: ErrorAction;
+      /** The buttons that fix it, the likeliest first. */
+      actions?: ErrorAction[];
+      retryable: boolean;
+    }
   /** What a finished turn changed on disk, with its Undo. */
   | {
       kind: 'turn';
@@ -46,7 +55,7 @@ export type TranscriptItem =
     }
   | { kind: 'notice'; id: string; text: string };
 
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel';
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel' | 'connectModel';
 
 /** How full the model's context window was for the latest request. */
 export interface ContextMeter {
@@ -81,10 +90,12 @@ export type HostMessage =
   | { type: 'meta'; provider: string; model: string; activeTools: string[] }
   | { type: 'reply'; id: string; ok: boolean; error?: string }
   | { type: 'context'; context: ContextMeter }
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** Restricted mode: the workspace settings VS Code ignores until the folder is trusted (none when trusted). */
+  | { type: 'trust'; trusted: boolean; ignoredSettings: string[] };
 
-export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools';
-export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools'];
+export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools' | 'connectModel' | 'trustWorkspace';
+export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools', 'connectModel', 'trustWorkspace'];
 export type ApprovalDecision = 'allow' | 'allowForChat' | 'deny';
 
 export type WebviewMessage =

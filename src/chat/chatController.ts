@@ -7,6 +7,7 @@ import type { ConfirmationRequest } from '../tools/types';
 import type { UndoResult } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 import { ApprovalBroker } from './approvals';
+import { errorItem } from './errorItem';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
 
@@ -54,12 +55,6 @@ export interface ChatEnvironment {
   /** Opens a diff of a file as it was before a turn (a stored copy) against the file now. */
   compare?(before: string, current: string, title: string): void;
   log?(message: string): void;
-}
-
-interface ProviderFailure {
-  message: string;
-  kind?: string;
-  retryable?: boolean;
 }
 
 /**
@@ -387,13 +382,4 @@ export class ChatController {
   private itemId(): string {
     return `item-${this.conversation.id}-${this.nextItem++}`;
   }
-}
-
-
-function errorItem(error: unknown, id: string): TranscriptItem {
-  if (error instanceof ChatSetupError) return { kind: 'error', id, message: error.message, action: error.action, retryable: true };
-  const failure = error as ProviderFailure;
-  const message = failure?.message ?? String(error);
-  const action: ErrorAction | undefined = failure.kind === 'auth' ? 'setApiKey' : failure.kind === 'not_found' ? 'switchModel' : undefined;
-  return { kind: 'error', id, message, action, retryable: true };
 }

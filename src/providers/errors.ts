@@ -22,6 +22,8 @@ export interface ProviderErrorInit {
   status?: number;
   /** For rate limits: how long the service asked us to wait. */
   retryAfterMs?: number;
+  /** How many times the request was sent again automatically before this error was given up on. */
+  retries?: number;
   cause?: unknown;
 }
 
@@ -35,6 +37,7 @@ export class ProviderError extends Error {
   readonly provider: string;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly retries: number;
 
   constructor(message: string, init: ProviderErrorInit) {
     super(boundedText(message, MAX_ERROR_MESSAGE_CHARS), { cause: init.cause });
@@ -42,6 +45,7 @@ export class ProviderError extends Error {
     this.provider = init.provider;
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
+    this.retries = init.retries ?? 0;
   }
 
   /** Worth trying again as it is (after a wait): rate limits, server errors, network trouble. */
@@ -55,14 +59,54 @@ export function labelOf(provider: string): string {
 }
 
 /**
+ * Who a message is about: "the server at 127.0.0.1:1234" for an OpenAI-compatible endpoint
+ * other than OpenAI's own (LM Studio, vLLM, a proxy), else the provider's display name.
+ */
+export function endpointName(provider: string, url?: string): string {
+  const host = customHost(provider, url);
+  return host ? `the server at ${host}` : labelOf(provider);
+}
+
+/** A provider as the model switcher names it: OpenAI, Ollama, Gemini, VS Code, or the host of a custom server. */
+export function providerDisplayName(provider: string, url?: string): string {
+  return customHost(provider, url) ?? (provider === 'vscode' ? 'VS Code' : labelOf(provider));
+}
+
+/** The host of a base URL that is not the provider's own service; undefined for OpenAI itself, Ollama and Gemini. */
+export function customHost(provider: string, url?: string): string | undefined {
+  if (provider !== 'openai' || !url) return undefined;
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    return boundedText(url, 120);
+  }
+  return host === 'api.openai.com' ? undefined : boundedText(host, 120);
+}
+
+/** The same error, saying that Toolbelt already sent the request again `retries` times. */
+export function withRetryNote(error: ProviderError, retries: number): ProviderError {
+  if (retries <= 0) return error;
+  const note = `Toolbelt tried ${retries + 1} times.`;
+  const message = boundedText(error.message, MAX_ERROR_MESSAGE_CHARS - note.length - 1);
+  return new ProviderError(`${message} ${note}`, { kind: error.kind, provider: error.provider, status: error.status, retryAfterMs: error.retryAfterMs, retries, cause: error });
+}
+
+/** Starts a message with a capital: "the server at …" becomes "The server at …". */
+export function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
  * Turns an HTTP status and the body the service sent (JSON, HTML, text or junk: reduced by
  * `describeBody`) into a ProviderError naming the status and the endpoint.
  */
 export function httpError(provider: string, status: number, body: string, context: { model: string; url: string; retryAfterMs?: number }): ProviderError {
-  const label = labelOf(provider);
+  // A custom server is named by its host, which says where it is; OpenAI, Ollama and Gemini by name and address.
+  const label = sentence(endpointName(provider, context.url));
   const detail = describeBody(body);
   const said = detail ? `: ${detail}` : '';
-  const at = ` at ${boundedText(context.url, 120)}`;
+  const at = customHost(provider, context.url) ? '' : ` at ${boundedText(context.url, 120)}`;
   const wait = saneRetryAfter(context.retryAfterMs);
   if (status === 401 || status === 403) {
     return new ProviderError(`${label} rejected the API key (HTTP ${status})${at}${said}. Set a valid key with "Toolbelt: Set API Key".`, { kind: 'auth', provider, status });
@@ -88,12 +132,13 @@ export function saneRetryAfter(ms: number | undefined): number | undefined {
 
 export function networkError(provider: string, url: string, cause: unknown): ProviderError {
   const code = errorCode(cause);
-  const hint = provider === 'ollama' && code === 'ECONNREFUSED' ? ' Is Ollama running (`ollama serve`)?' : ' Check toolbelt.baseUrl and your connection.';
-  return new ProviderError(`Cannot reach ${labelOf(provider)} at ${url}${code ? ` (${code})` : ''}.${hint}`, { kind: 'network', provider, cause });
+  const hint = provider === 'ollama' && code === 'ECONNREFUSED' ? ' Is Ollama running (`ollama serve`)?' : ' Is the server running? Check `toolbelt.baseUrl` and your connection.';
+  const where = customHost(provider, url) ? endpointName(provider, url) : `${labelOf(provider)} at ${url}`;
+  return new ProviderError(`Cannot reach ${where}${code ? ` (${code})` : ''}.${hint}`, { kind: 'network', provider, cause });
 }
 
-export function idleTimeoutError(provider: string, ms: number): ProviderError {
-  return new ProviderError(`${labelOf(provider)} sent nothing for ${formatWait(ms)}; the request was stopped. Try again, or raise toolbelt.chat.requestTimeoutSeconds.`, {
+export function idleTimeoutError(provider: string, ms: number, url?: string): ProviderError {
+  return new ProviderError(`${sentence(endpointName(provider, url))} sent nothing for ${formatWait(ms)}; the request was stopped. Try again, or raise toolbelt.chat.requestTimeoutSeconds.`, {
     kind: 'timeout',
     provider,
   });

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { resolveLimits, type ModelLimits } from './contextWindow';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
-import { abortedError, formatWait, httpError, idleTimeoutError, labelOf, networkError, ProviderError, retryAfterMs } from './errors';
+import { abortedError, endpointName, formatWait, httpError, idleTimeoutError, labelOf, networkError, ProviderError, retryAfterMs, sentence } from './errors';
 import { guardedFetch, readBodyText } from './httpBody';
 import { MAX_TOOL_ARGUMENT_CHARS, OVERSIZED_ARGUMENTS_PLACEHOLDER, oversizedArgumentsError } from './limits';
 import { DEFAULT_IDLE_TIMEOUT_MS, generatedCallId, IdleWatch, linkedController, withRetries } from './streaming';
@@ -90,11 +90,11 @@ export class OpenAIProvider implements ChatProvider {
           else if (chunk) for (const event of assembler.push(chunk)) yield event;
         }
       }
-      if (idle.fired) throw idleTimeoutError(this.name, this.idleMs);
+      if (idle.fired) throw idleTimeoutError(this.name, this.idleMs, this.baseURL);
       parser.end();
       for (const event of assembler.finish()) yield event;
     } catch (error) {
-      throw idle.fired ? idleTimeoutError(this.name, this.idleMs) : this.toProviderError(error, signal);
+      throw idle.fired ? idleTimeoutError(this.name, this.idleMs, this.baseURL) : this.toProviderError(error, signal);
     } finally {
       idle.stop();
       chunks.cancel();
@@ -122,7 +122,7 @@ export class OpenAIProvider implements ChatProvider {
       const text = await readBodyText(response.body, idle, this.name);
       completion = JSON.parse(text) as ChatCompletion;
     } catch (error) {
-      throw idle.fired ? idleTimeoutError(this.name, this.idleMs) : this.toProviderError(error, controller.signal);
+      throw idle.fired ? idleTimeoutError(this.name, this.idleMs, this.baseURL) : this.toProviderError(error, controller.signal);
     } finally {
       idle.stop();
       controller.release();
@@ -140,7 +140,7 @@ export class OpenAIProvider implements ChatProvider {
     if (error instanceof OpenAI.APIUserAbortError || signal?.aborted) return abortedError(this.name);
     if (error instanceof ProviderError) return error;
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      return new ProviderError(`${labelOf(this.name)} did not answer within ${formatWait(this.idleMs)}. Try again.`, { kind: 'timeout', provider: this.name, cause: error });
+      return new ProviderError(`${sentence(endpointName(this.name, this.baseURL))} did not answer within ${formatWait(this.idleMs)}. Try again.`, { kind: 'timeout', provider: this.name, cause: error });
     }
     if (error instanceof OpenAI.APIConnectionError) return networkError(this.name, this.baseURL, error.cause ?? error);
     if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
@@ -148,7 +148,7 @@ export class OpenAIProvider implements ChatProvider {
       return httpError(this.name, error.status, detail, { model: this.model, url: this.baseURL, retryAfterMs: retryAfterMs(error.headers) });
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new ProviderError(`${labelOf(this.name)} sent a reply Toolbelt could not read (${message}). Try again.`, { kind: 'protocol', provider: this.name, cause: error });
+    return new ProviderError(`${sentence(endpointName(this.name, this.baseURL))} sent a reply Toolbelt could not read (${message}). Try again.`, { kind: 'protocol', provider: this.name, cause: error });
   }
 }
 

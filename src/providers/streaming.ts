@@ -1,4 +1,4 @@
-import { abortedError, ProviderError } from './errors';
+import { abortedError, ProviderError, withRetryNote } from './errors';
 import type { ProviderTimeouts } from './types';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -17,12 +17,17 @@ export async function withRetries<T>(send: () => Promise<T>, options: ProviderTi
     try {
       return await send();
     } catch (error) {
-      if (!(error instanceof ProviderError) || !error.retryable || error.kind === 'timeout' || attempt >= maxRetries) throw error;
+      if (!(error instanceof ProviderError) || !error.retryable || error.kind === 'timeout' || attempt >= maxRetries) throw noteRetries(error, attempt);
       const wait = error.retryAfterMs ?? Math.min(4000, 500 * 2 ** attempt);
-      if (wait > maxWait) throw error;
+      if (wait > maxWait) throw noteRetries(error, attempt);
       await sleep(wait, signal, error.provider);
     }
   }
+}
+
+/** A failure after automatic retries says so; the person should not retry blindly what already failed three times. */
+function noteRetries(error: unknown, retries: number): unknown {
+  return error instanceof ProviderError && error.kind !== 'aborted' ? withRetryNote(error, retries) : error;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '../protocol';
 import './chat.css';
 import { button, el, TranscriptView } from './transcript';
+import { TrustBanner } from './trustBanner';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -45,7 +46,8 @@ send.setAttribute('aria-label', 'Send message');
 const stop = button('Stop', 'stop-button', () => post({ type: 'stop' }));
 stop.setAttribute('aria-label', 'Stop the reply (Escape)');
 composer.append(input, send, stop, status);
-root.append(header, scroller, composer);
+const trustBanner = new TrustBanner(() => post({ type: 'command', command: 'trustWorkspace' }));
+root.append(header, trustBanner.element, scroller, composer);
 
 const transcript = new TranscriptView(log, {
   approve: (requestId, decision) => post({ type: 'approve', requestId, decision }),
@@ -79,7 +81,9 @@ function setMeta(provider: string, model: string, tools: string[]): void {
   text.textContent = tools.length
     ? `The model can use ${tools.length} tool${tools.length === 1 ? '' : 's'}: ${tools.join(', ')}.`
     : 'No tools are active, so the model can only talk. Activate tools in the Tools view.';
-  welcome.append(title, text, button('Manage tools', 'link-button', () => post({ type: 'command', command: 'openTools' })));
+  const connect = button('Connect a Model…', 'secondary connect-model', () => post({ type: 'command', command: 'connectModel' }));
+  connect.title = 'Find a local Ollama or LM Studio, or pick a provider, then a model from its list, and test it';
+  welcome.append(title, text, button('Manage tools', 'link-button', () => post({ type: 'command', command: 'openTools' })), el('br'), connect);
 }
 
 /** "3.1k / 32k · 10%": how full the model's context window was for the latest request. */
@@ -185,6 +189,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'focusInput':
       input.focus();
+      break;
+    case 'trust':
+      trustBanner.update(message);
       break;
   }
 });

@@ -1,4 +1,5 @@
 import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
+import { errorCard, keepRetryOnNewestError } from './errorCard';
 import { renderMarkdown } from './markdown';
 
 /** How much of a result a card shows before "Show all". */
@@ -25,8 +26,6 @@ const STATUS_TEXT: Record<ToolCardStatus, string> = {
   cancelled: 'stopped',
 };
 
-const ACTION_LABELS: Record<ErrorAction, string> = { setApiKey: 'Set API Key', openSettings: 'Open Settings', switchModel: 'Switch Model' };
-
 /**
  * The conversation in the DOM, one element per item. Updates touch only the item they name,
  * and streamed text is rendered at most once per animation frame, so a long answer never
@@ -49,6 +48,7 @@ export class TranscriptView {
     this.texts.clear();
     this.dirty.clear();
     for (const item of items) this.upsert(item);
+    keepRetryOnNewestError(this.container);
     this.scrollToEnd();
   }
 
@@ -63,6 +63,7 @@ export class TranscriptView {
     if (previous) previous.replaceWith(element);
     else this.container.append(element);
     this.elements.set(item.id, element);
+    if (item.kind === 'error' || item.kind === 'user') keepRetryOnNewestError(this.container);
     if (item.kind === 'tool' && item.approval) element.scrollIntoView({ block: 'nearest' });
     else if (stick) this.scrollToEnd();
   }
@@ -100,7 +101,7 @@ export class TranscriptView {
       case 'tool':
         return this.toolCard(item, previous);
       case 'error':
-        return this.error(item);
+        return errorCard(item, this.actions);
       case 'notice': {
         const element = el('div', 'notice');
         element.textContent = item.text;
@@ -234,22 +235,6 @@ export class TranscriptView {
     }
     card.append(body);
     return card;
-  }
-
-  private error(item: Extract<TranscriptItem, { kind: 'error' }>): HTMLElement {
-    const element = el('div', 'error-item');
-    element.setAttribute('role', 'alert');
-    const message = el('p');
-    message.textContent = item.message;
-    element.append(message);
-    const buttons = el('div', 'error-actions');
-    if (item.action) {
-      const action = item.action;
-      buttons.append(button(ACTION_LABELS[action], 'secondary', () => this.actions.runAction(action)));
-    }
-    if (item.retryable) buttons.append(button('Retry', 'primary', () => this.actions.retry()));
-    element.append(buttons);
-    return element;
   }
 
   private nearEnd(): boolean {

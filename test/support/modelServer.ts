@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ModelListRoutes } from './modelListRoutes';
 
 /**
  * A scripted language model on 127.0.0.1 that speaks OpenAI's Chat Completions and Gemini's
@@ -91,6 +92,8 @@ export class ModelServer {
   private readonly textOnly = new Set<string>();
   /** Context windows Ollama's /api/show reports, by model (default 32,768). */
   private readonly contextLengths = new Map<string, number>();
+  /** `/v1/models`, `/api/tags` and `/v1beta/models`: their contents and faults. */
+  readonly modelLists = new ModelListRoutes();
 
   private constructor(private readonly server: http.Server) {}
 
@@ -166,19 +169,11 @@ export class ModelServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.origin);
-    if (req.method === 'GET' && url.pathname === '/v1/models') {
-      return json(res, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', owned_by: 'toolbelt-tests' }] });
-    }
-    if (req.method === 'GET' && url.pathname === '/api/tags') {
-      return json(res, 200, { models: [{ name: 'scripted-ollama:latest', model: 'scripted-ollama:latest', size: 1 }, { name: 'text-only:latest', model: 'text-only:latest', size: 1 }] });
-    }
+    if (this.modelLists.handle(req, url.pathname, res)) return;
     if (req.method === 'POST' && url.pathname === '/api/show') {
       const model = String((await readJson(req)).model ?? '');
       const capabilities = this.textOnly.has(model) ? ['completion'] : ['completion', 'tools'];
       return json(res, 200, { capabilities, model_info: { 'general.architecture': 'scripted', 'scripted.context_length': this.contextLengths.get(model) ?? 32_768 } });
-    }
-    if (req.method === 'GET' && url.pathname === '/v1beta/models') {
-      return json(res, 200, { models: [{ name: 'models/scripted-gemini', supportedGenerationMethods: ['generateContent'] }] });
     }
     const body = await readJson(req);
     const gemini = /^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(url.pathname);

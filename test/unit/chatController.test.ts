@@ -139,7 +139,7 @@ describe('ChatController (the chat without VS Code)', () => {
     setupError = new ChatSetupError('No OpenAI API key is set.', 'setApiKey');
     await assert.rejects(controller.send('hello'), /No OpenAI API key/);
     const error = items().at(-1) as Extract<TranscriptItem, { kind: 'error' }>;
-    assert.deepEqual([error.kind, error.action, error.retryable], ['error', 'setApiKey', true]);
+    assert.deepEqual([error.kind, error.actions, error.retryable], ['error', ['connectModel', 'setApiKey'], true]);
     setupError = undefined;
     server.enqueue({ text: 'Hello!' });
     assert.equal(await controller.retry(), 'Hello!');

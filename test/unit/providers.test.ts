@@ -128,7 +128,7 @@ describe('providers against the scripted model server', () => {
         server.enqueue({ fault: 'http', status: 401, errorMessage: 'Incorrect API key provided' });
         const error = await failure(collect(make()));
         assert.equal(error.kind, 'auth');
-        assert.match(error.message, /rejected the API key \(HTTP 401\) at http:\/\/127\.0\.0\.1:\d+(\/v1)?: Incorrect API key provided\. Set a valid key with "Toolbelt: Set API Key"/);
+        assert.match(error.message, /^(The server at 127\.0\.0\.1:\d+|Gemini|Ollama) rejected the API key \(HTTP 401\)( at http:\/\/127\.0\.0\.1:\d+(\/v1)?)?: Incorrect API key provided\. Set a valid key with "Toolbelt: Set API Key"/);
         assert.equal(server.requests.length, 1);
       });
 
@@ -136,7 +136,7 @@ describe('providers against the scripted model server', () => {
         server.enqueue({ fault: 'http', status: 404, errorMessage: 'model not found' });
         const error = await failure(collect(make()));
         assert.equal(error.kind, 'not_found');
-        assert.match(error.message, /does not know the model "scripted-(model|gemini)" at http:\/\/127\.0\.0\.1:\d+.*Check toolbelt\.model and toolbelt\.baseUrl/);
+        assert.match(error.message, /^(The server at 127\.0\.0\.1:\d+|Gemini|Ollama) does not know the model "scripted-(model|gemini)"( at http:\/\/127\.0\.0\.1:\d+)?.*Check toolbelt\.model and toolbelt\.baseUrl/);
       });
 
       it('waits out a short Retry-After on 429 and succeeds', async () => {

@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
-import { DEFAULT_MODELS } from '../../providers/defaults';
-import { PROVIDER_NAMES, type ProviderName } from '../../providers/providerNames';
-import { readSettings, SECTION } from '../settings';
 import type { ChatService } from './chatService';
 import type { ConversationStore } from './conversationStore';
 import { CHAT_VIEW, type ChatViewProvider } from './chatView';
-import { modelIdOf, otherChatModels } from './vscodeModels';
+import { connectModel, type ConnectDeps } from './connectModel';
+import { switchModel } from './modelSwitcher';
 
-export function registerChatCommands(context: vscode.ExtensionContext, chat: ChatService, store: ConversationStore, view: ChatViewProvider): void {
+export function registerChatCommands(context: vscode.ExtensionContext, chat: ChatService, store: ConversationStore, view: ChatViewProvider, connect?: ConnectDeps): void {
   const focus = async () => {
     await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
     view.focusInput();
@@ -64,45 +62,8 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
       chat.controller.newConversation();
       return true;
     }),
-    vscode.commands.registerCommand('toolbelt.chat.switchModel', async () => {
-      const settings = readSettings();
-      const provider = await vscode.window.showQuickPick(
-        PROVIDER_NAMES.map((name) => ({ label: name, description: name === settings.provider ? `current · ${settings.model || DEFAULT_MODELS[name]}` : DEFAULT_MODELS[name] })),
-        { title: 'Chat with…' },
-      );
-      if (!provider) return;
-      const name = provider.label as ProviderName;
-      const model = name === 'vscode' ? await pickVsCodeModel(settings.model) : await vscode.window.showInputBox({
-        title: `${name} model`,
-        value: name === settings.provider ? settings.model || DEFAULT_MODELS[name] : DEFAULT_MODELS[name],
-        prompt: 'The model name as the service knows it.',
-      });
-      if (model === undefined) return;
-      await updateSetting('provider', name);
-      await updateSetting('model', model.trim());
-    }),
+    vscode.commands.registerCommand('toolbelt.chat.switchModel', () => (connect ? switchModel(connect) : false)),
+    vscode.commands.registerCommand('toolbelt.chat.connectModel', () => (connect ? connectModel(connect) : false)),
     vscode.commands.registerCommand('toolbelt.chat.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:toolbelt.toolbelt')),
   );
-}
-
-/** VS Code's chat models (Copilot's, other extensions') as a list to pick from; `<vendor>/<id>`. */
-async function pickVsCodeModel(current: string): Promise<string | undefined> {
-  const models = await otherChatModels();
-  if (models.length === 0) {
-    void vscode.window.showWarningMessage('VS Code offers no chat model now: sign in to a model provider (e.g. GitHub Copilot) first.');
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    models.map((model) => ({ label: modelIdOf(model), description: `${model.name}${modelIdOf(model) === current ? ' · current' : ''}` })),
-    { title: "VS Code's model" },
-  );
-  return picked?.label;
-}
-
-/** Writes where the value is defined now: the workspace if it sets it, the user settings otherwise. */
-async function updateSetting(key: string, value: string): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const inspected = config.inspect(key);
-  const target = inspected?.workspaceValue !== undefined && vscode.workspace.isTrusted ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await config.update(key, value, target);
 }

@@ -14,6 +14,8 @@ const VIEW_COMMANDS: Record<ViewCommand, string> = {
   setApiKey: 'toolbelt.setApiKey',
   openSettings: 'toolbelt.chat.openSettings',
   openTools: 'toolbelt.tools.focus',
+  connectModel: 'toolbelt.chat.connectModel',
+  trustWorkspace: 'workbench.trust.manage',
 };
 
 /** The chat panel: a webview whose script renders the transcript the ChatController keeps. */
@@ -28,6 +30,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly chat: ChatService,
     private readonly log: vscode.LogOutputChannel,
     private readonly review: (requestId: string) => Promise<boolean> = async () => false,
+    /** Messages beside the transcript's state that a panel gets when it (re)loads (restricted mode). */
+    private readonly panelState: () => HostMessage[] = () => [],
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -61,6 +65,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'focusInput' });
   }
 
+  notify(message: HostMessage): void {
+    this.post(message);
+  }
+
   dispose(): void {
     this.disposeViewListeners();
     this.view = undefined;
@@ -88,6 +96,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     switch (message.type) {
       case 'ready':
         this.post({ type: 'state', state: controller.state() });
+        for (const extra of this.panelState()) this.post(extra);
         return;
       case 'send':
         if (controller.busy) {

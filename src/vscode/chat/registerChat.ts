@@ -9,6 +9,8 @@ import { CHAT_VIEW, ChatViewProvider } from './chatView';
 import { shutdownFlushes, stateStore } from '../storage';
 import { ConversationStore } from './conversationStore';
 import { registerReviewDiff } from './reviewDiff';
+import { AutoRetry } from './autoRetry';
+import { trustMessage } from './restrictedMode';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
 export function registerChat(
@@ -24,14 +26,26 @@ export function registerChat(
   const storage = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
   const chat = new ChatService(tools, keys, store, log, storage && path.join(storage, 'checkpoints'));
   shutdownFlushes.add(chat);
-  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log));
+  const trust = () => trustMessage(context.extension.packageJSON);
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()]);
+  const autoRetry = new AutoRetry(chat);
   context.subscriptions.push(
     chat,
     view,
     mount(view),
     tools.onDidChange(() => chat.started && chat.controller.refreshMeta()),
     watcher.onDidChange((change) => change.chat && chat.started && chat.controller.refreshMeta()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => view.notify(trust())),
+    // A key saved by "Set API Key" (or anywhere) is the fix an error card asked for: go on.
+    context.secrets.onDidChange(async (event) => {
+      if (event.key.startsWith('toolbelt.apiKey.') && (await context.secrets.get(event.key))) autoRetry.retryIfWaiting();
+    }),
   );
-  registerChatCommands(context, chat, store, view);
+  registerChatCommands(context, chat, store, view, {
+    keys,
+    log,
+    holdRetries: (work) => autoRetry.hold(work),
+    connected: () => autoRetry.retryIfWaiting(),
+  });
   return chat;
 }

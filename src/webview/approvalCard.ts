@@ -153,8 +153,8 @@ function question(approval: ApprovalView): HTMLElement {
 
 function proposedContent(proposed: NonNullable<ApprovalView['proposed']>): HTMLElement {
   const wrapper = element('div', 'approval-proposed');
-  const label = element('div', 'section-label');
-  label.textContent = `Proposed content of ${proposed.path}`;
+  const label = element('div', 'approval-proposed-label');
+  label.append(withInlineCode(`Proposed content of \`${proposed.path}\``));
   const block = element('pre', '');
   const code = element('code', '');
   code.textContent = proposed.content;

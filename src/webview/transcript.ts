@@ -206,7 +206,9 @@ export class TranscriptView {
     const body = el('div', 'tool-body');
     if (item.approval) body.append(approvalCard(item.approval, revealHiddenCharacters(item.name), this.actions));
     if (item.decision) body.append(decisionLine(item.decision));
-    if (item.arguments) for (const part of readableArguments(item.arguments)) body.append(section(part.label, revealHiddenCharacters(part.text)));
+    // While the card shows the proposed content, the arguments do not repeat it.
+    const parts = item.arguments ? readableArguments(item.arguments).filter((part) => !item.approval?.proposed || part.label === 'Arguments') : [];
+    for (const part of parts) body.append(section(part.label, revealHiddenCharacters(part.text)));
     if (item.result !== undefined) {
       const full = item.result + (item.resultTruncated ? '\n[… cut for display; the model received all of it]' : '');
       const result = section('Result', full.length > RESULT_PREVIEW_CHARS ? `${full.slice(0, RESULT_PREVIEW_CHARS)}…` : full);

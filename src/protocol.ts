@@ -13,6 +13,22 @@ export interface ApprovalView {
   parts?: string[];
   /** The change can be reviewed in a diff editor before deciding. */
   reviewable?: boolean;
+  /** Exactly what "Allow for this chat" covers and what still asks, in one sentence. */
+  scopeDetail?: string;
+  /** Why this call asks, in one line (e.g. why the path is protected). */
+  why?: string;
+  /** For run_bash: the command, shown as code. */
+  command?: string;
+  /** For write_file: the content proposed, shown as text (cut for the card when long). */
+  proposed?: { path: string; content: string; truncated: boolean };
+}
+
+/** Who decided a tool call and when: `you` in the card, a `rule` (Allow for this chat, allowed commands), or `auto` (nothing asked). */
+export interface ApprovalRecord {
+  outcome: 'allowed' | 'allowedForChat' | 'denied';
+  by: 'you' | 'rule' | 'auto';
+  /** Epoch milliseconds. */
+  at: number;
 }
 
 export type TranscriptItem =
@@ -27,8 +43,10 @@ export type TranscriptItem =
       result?: string;
       /** The result was longer than what the card holds. */
       resultTruncated?: boolean;
+      /** Run time only: the time a person took to decide is left out. */
       durationMs?: number;
       approval?: ApprovalView;
+      decision?: ApprovalRecord;
     }
   | {
       kind: 'error';

@@ -3,7 +3,7 @@ import { abortedError, ProviderError } from '../providers/errors';
 import { MAX_ANSWER_CHARS } from '../providers/limits';
 import { generatedCallId, linkedController } from '../providers/streaming';
 import type { ChatMessage, ChatProvider, ToolCall } from '../providers/types';
-import type { ChatTool, ToolExecutor, ToolStatus } from '../tools/interface';
+import type { ApprovedBy, ChatTool, ToolExecutor, ToolStatus } from '../tools/interface';
 import type { ToolContext } from '../tools/types';
 import { ContextPlanner, type ContextUsage } from './contextPlanner';
 import { DEFAULT_SYSTEM_PROMPT } from './prompt';
@@ -43,7 +43,7 @@ export type AgentEvent =
   /** The model started a tool call; its arguments are still arriving. */
   | { type: 'tool_call_pending'; id: string; name: string }
   | { type: 'tool_call_start'; id: string; name: string; arguments: string }
-  | { type: 'tool_call_end'; id: string; name: string; arguments: string; result: string; status: ToolCallStatus; durationMs: number }
+  | { type: 'tool_call_end'; id: string; name: string; arguments: string; result: string; status: ToolCallStatus; durationMs: number; approvedBy?: ApprovedBy }
   | { type: 'error'; message: string; error: ProviderError }
   /** How full the model's context window is: before each request (estimate) and after it (the service's count). */
   | { type: 'context'; usage: ContextUsage }
@@ -257,7 +257,7 @@ export class AgentLoop {
         }
         yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
         const result = await this.toolRegistry.run(call.name, checked.args, { signal });
-        yield this.end(call, result.text, result.status, result.durationMs);
+        yield { ...this.end(call, result.text, result.status, result.durationMs), ...(result.approvedBy ? { approvedBy: result.approvedBy } : {}) };
       }
       if (signal?.aborted) {
         yield { type: 'done', text: joinReplies(replies), reason: 'aborted' };

@@ -1,5 +1,9 @@
-import { revealHiddenCharacters as visible, type ApprovalDecision, type ApprovalView } from '../protocol';
+import { revealHiddenCharacters as visible, type ApprovalDecision, type ApprovalRecord, type ApprovalView } from '../protocol';
+import type { ApprovedBy } from '../tools/interface';
 import type { ConfirmationRequest } from '../tools/types';
+
+/** How much of a proposed file the card shows (the Review diff shows all of it). */
+const PROPOSED_PREVIEW_CHARS = 20_000;
 
 interface Pending {
   view: ApprovalView;
@@ -12,6 +16,8 @@ interface Pending {
 export interface ApprovalScope {
   key: string;
   label: string;
+  /** What the approval covers and what still asks, in one sentence. */
+  detail: string;
 }
 
 /**
@@ -40,8 +46,12 @@ export class ApprovalBroker {
       summary: visible(request.summary),
       reason: request.reason,
       scope: scope.label,
+      scopeDetail: scope.detail,
+      why: whyAsked(request),
       ...(request.parts?.length ? { parts: request.parts.slice(0, 20).map(visible) } : {}),
       ...(request.proposed ? { reviewable: true } : {}),
+      ...(request.tool === 'run_bash' && typeof request.args.command === 'string' ? { command: visible(request.args.command) } : {}),
+      ...(request.proposed?.content !== undefined ? { proposed: proposedPreview(request.proposed.display, request.proposed.content) } : {}),
     };
     return new Promise<boolean>((resolve) => {
       const done = (approved: boolean) => {
@@ -95,15 +105,93 @@ export function approvalScope(request: ConfirmationRequest): ApprovalScope {
   const tool = request.tool;
   if (tool === 'run_bash') {
     const command = typeof request.args.command === 'string' ? request.args.command : JSON.stringify(request.args.command);
-    return { key: JSON.stringify([tool, command]), label: 'Allow this exact command for this chat' };
+    return {
+      key: JSON.stringify([tool, command]),
+      label: 'Allow this exact command for this chat',
+      detail: 'Covers this exact command text, in this chat only; any other command, even one that differs by a space, asks again.',
+    };
   }
   const paths = [...new Set(request.paths ?? [])].sort();
   if (paths.length > 0) {
     const recursive = tool === 'remove' && request.args.recursive === true;
     const names = listOf(paths.map((p) => `"${visible(p)}"`));
-    return { key: JSON.stringify([tool, paths, recursive]), label: `Allow ${pathAction(tool, recursive)} ${names} for this chat` };
+    const what = tool === 'write_file' ? ', whatever the content' : '';
+    return {
+      key: JSON.stringify([tool, paths, recursive]),
+      label: `Allow ${pathAction(tool, recursive)} ${names} for this chat`,
+      detail: `Covers ${visible(tool)} on ${paths.length === 1 ? 'exactly this path' : 'exactly these paths'}${what}, in this chat only; other paths and other tools still ask.`,
+    };
   }
-  return { key: JSON.stringify([tool, canonical(request.args)]), label: `Allow this exact ${visible(tool)} call for this chat` };
+  return {
+    key: JSON.stringify([tool, canonical(request.args)]),
+    label: `Allow this exact ${visible(tool)} call for this chat`,
+    detail: `Covers ${visible(tool)} with exactly these arguments, in this chat only; any other call asks again.`,
+  };
+}
+
+/** Why a call asks, in one line a person can judge. */
+export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 'paths'>): string {
+  switch (request.reason) {
+    case 'protected':
+      return whyProtected((request.paths ?? []).find(isProtected) ?? '');
+    case 'sensitive':
+      return 'The file matches toolbelt.tools.sensitiveFiles: it may hold secrets, and what a tool reads goes to the model.';
+    case 'command':
+      return 'No rule in toolbelt.runBash.allowedCommands covers all of this command.';
+    case 'write':
+      return 'toolbelt.approvals.writes is "always": every change to a file asks first.';
+    case 'external':
+      return 'Tools from MCP servers and other extensions ask before each call unless you tick "run without asking" in the Tools view.';
+    default:
+      return request.tool === 'run_bash'
+        ? 'run_bash asks before every command: a command can do anything your account can.'
+        : request.tool === 'remove'
+          ? 'remove asks before every call: a deleted file is gone from the disk.'
+          : `${visible(request.tool)} asks before every call.`;
+  }
+}
+
+/** Why a path is protected, in one line: what lives there and why a change to it is more than a file edit. */
+export function whyProtected(path: string): string {
+  const segments = path.split(/[\\/]/).map((s) => s.toLowerCase());
+  if (segments.includes('.git')) return '.git/ holds the repository itself and its hooks, which run code on every commit.';
+  if (segments.includes('.vscode')) return '.vscode/ holds workspace settings and tasks that change what tools and commands run.';
+  if (path.toLowerCase().endsWith('.code-workspace')) return 'A .code-workspace file holds workspace settings that change what tools and commands run.';
+  return '.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code.';
+}
+
+function isProtected(path: string): boolean {
+  const segments = path.split(/[\\/]/).map((s) => s.toLowerCase());
+  return segments.includes('.git') || segments.includes('.vscode') || path.toLowerCase().endsWith('.code-workspace');
+}
+
+function proposedPreview(path: string, content: string): { path: string; content: string; truncated: boolean } {
+  const truncated = content.length > PROPOSED_PREVIEW_CHARS;
+  return { path: visible(path), content: visible(truncated ? content.slice(0, PROPOSED_PREVIEW_CHARS) : content), truncated };
+}
+
+/**
+ * The record a tool card keeps of its approval: the person's choice when they made one in the
+ * card, otherwise who the tool reported (a rule, or nobody: auto). Undefined for a call that was
+ * never approved or refused (an error before any question).
+ */
+export function approvalRecord(previous: ApprovalRecord | undefined, approvedBy: ApprovedBy | undefined, now: number): ApprovalRecord | undefined {
+  if (previous) return previous;
+  switch (approvedBy) {
+    case 'rule':
+      return { outcome: 'allowed', by: 'rule', at: now };
+    case 'auto':
+      return { outcome: 'allowed', by: 'auto', at: now };
+    case 'person':
+      return { outcome: 'allowed', by: 'you', at: now };
+    default:
+      return undefined;
+  }
+}
+
+/** The record of a decision made in the card. */
+export function decisionRecord(decision: ApprovalDecision, now: number): ApprovalRecord {
+  return { outcome: decision === 'deny' ? 'denied' : decision === 'allowForChat' ? 'allowedForChat' : 'allowed', by: 'you', at: now };
 }
 
 function pathAction(tool: string, recursive: boolean): string {

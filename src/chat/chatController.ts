@@ -6,7 +6,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { ConfirmationRequest } from '../tools/types';
 import type { UndoResult } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
-import { ApprovalBroker } from './approvals';
+import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
 import { errorItem } from './errorItem';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
@@ -150,7 +150,7 @@ export class ChatController {
     const item = this.conversation.items.find((i) => i.kind === 'tool' && i.approval?.requestId === requestId);
     const applied = this.approvals.decide(requestId, decision);
     if (applied && item?.kind === 'tool') {
-      this.upsert({ ...item, approval: undefined, status: decision === 'deny' ? 'denied' : 'running' });
+      this.upsert({ ...item, approval: undefined, status: decision === 'deny' ? 'denied' : 'running', decision: decisionRecord(decision, Date.now()) });
     }
     return applied;
   }
@@ -299,6 +299,7 @@ export class ChatController {
               result: event.result.slice(0, CARD_RESULT_CHARS),
               resultTruncated: event.result.length > CARD_RESULT_CHARS,
               durationMs: Math.round(event.durationMs),
+              decision: approvalRecord(previous?.kind === 'tool' ? previous.decision : undefined, event.approvedBy, Date.now()),
             });
             this.currentToolItem = undefined;
             if (event.name === 'run_bash' && event.status !== 'refused') this.checkpoints.noteSideEffect('Commands run by run_bash may have changed files; undo cannot put those back.');

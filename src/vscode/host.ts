@@ -10,6 +10,8 @@ import { shutdownFlushes, stateStore } from './storage';
 import { registerToolCommands } from './toolCommands';
 import { confirmWithDialog, WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
+import { registerCommandToolNote } from './commandToolNote';
+import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
 import type { ChatTargets } from './chatStandIns';
 import { registerNativeChat } from './nativeChat/registerNativeChat';
@@ -69,6 +71,8 @@ export function startHost(context: vscode.ExtensionContext, shell: HostShell): H
 
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
+  registerCommandToolNote(context, tools);
+  registerRegistryDiagnostics(context, tools, log);
   registerToolSources(context, tools, log);
   registerApiKeyCommand(context, keys, () => readSettings().provider);
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.

@@ -4,7 +4,8 @@ import { findBuiltin, summaryOf } from '../tools/manifest';
 import { BUILTIN_SOURCE, type CatalogTool } from '../tools/toolCatalog';
 import type { RegisteredTool } from '../tools/toolManager';
 import { isLockedByTrust } from '../tools/trustPolicy';
-import type { ToolDefinition, ToolRisk } from '../tools/types';
+import type { ToolDefinition } from '../tools/types';
+import { ASKS_EACH_TIME, asksEachTime, riskLook } from './riskIcons';
 import { externalRows, type SourceNode } from './sources/sourceTree';
 import type { WorkspaceTools } from './workspaceTools';
 
@@ -28,12 +29,6 @@ export interface TreeRow {
   command?: string;
   tooltip?: string;
 }
-
-const RISK_ICONS: Record<ToolRisk, { icon: string; label: string }> = {
-  read: { icon: 'eye', label: 'Read-only' },
-  write: { icon: 'edit', label: 'Changes files' },
-  exec: { icon: 'terminal', label: 'Runs commands' },
-};
 
 /**
  * Active tools (registered, with a checkbox) above Available ones (not registered). With tools from
@@ -168,7 +163,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
     item.id = `active:${tool.name}`;
     const locked = isLockedByTrust(tool.risk, this.tools.trusted);
-    item.iconPath = new vscode.ThemeIcon(locked ? 'lock' : RISK_ICONS[tool.risk].icon);
+    item.iconPath = new vscode.ThemeIcon(locked ? 'lock' : riskLook(tool).icon);
     const tokens = this.schemaCost(tool.name);
     item.description = `${tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked)}${tool.enabled ? ` · ~${formatTokens(tokens)} tokens` : ''}`;
     item.checkboxState = {
@@ -178,18 +173,18 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     };
     item.contextValue = `toolbelt.tool.${tool.enabled ? 'enabled' : 'disabled'}${locked ? '.locked' : ''}`;
     item.tooltip = tooltipFor(tool, tool.enabled ? 'Enabled' : locked ? 'Disabled until the workspace is trusted' : 'Disabled');
-    item.accessibilityInformation = { label: `${tool.name}, ${RISK_ICONS[tool.risk].label}, ${tool.enabled ? 'enabled' : 'disabled'}` };
+    item.accessibilityInformation = { label: `${tool.name}, ${riskLook(tool).label}${asksEachTime(tool) ? `, ${ASKS_EACH_TIME}` : ''}, ${tool.enabled ? 'enabled' : 'disabled'}` };
     return item;
   }
 
   private availableItem(tool: CatalogTool): vscode.TreeItem {
     const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
     item.id = `available:${tool.name}`;
-    item.iconPath = new vscode.ThemeIcon(RISK_ICONS[tool.risk].icon);
-    item.description = summaryOf(tool);
+    item.iconPath = new vscode.ThemeIcon(riskLook(tool).icon);
+    item.description = asksEachTime(tool) ? `${ASKS_EACH_TIME} · ${summaryOf(tool)}` : summaryOf(tool);
     item.contextValue = 'toolbelt.tool.available';
     item.tooltip = tooltipFor(tool, 'Not registered in this workspace');
-    item.accessibilityInformation = { label: `${tool.name}, ${RISK_ICONS[tool.risk].label}, available` };
+    item.accessibilityInformation = { label: `${tool.name}, ${riskLook(tool).label}${asksEachTime(tool) ? `, ${ASKS_EACH_TIME}` : ''}, available` };
     return item;
   }
 }
@@ -199,16 +194,17 @@ export function formatTokens(tokens: number): string {
   return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
 }
 
-function riskText(tool: Pick<ToolDefinition, 'risk' | 'enabledByDefault'>, locked: boolean): string {
+function riskText(tool: Pick<ToolDefinition, 'name' | 'risk' | 'enabledByDefault'>, locked: boolean): string {
   if (locked) return 'needs a trusted workspace';
-  if (!tool.enabledByDefault) return `${RISK_ICONS[tool.risk].label.toLowerCase()} · asks each time`;
-  return RISK_ICONS[tool.risk].label.toLowerCase();
+  if (asksEachTime(tool)) return `${riskLook(tool).label.toLowerCase()} · ${ASKS_EACH_TIME}`;
+  return riskLook(tool).label.toLowerCase();
 }
 
-export function tooltipFor(tool: Pick<ToolDefinition, 'name' | 'risk' | 'description' | 'parameters'>, state: string): vscode.MarkdownString {
+export function tooltipFor(tool: Pick<ToolDefinition, 'name' | 'risk' | 'description' | 'parameters'> & { enabledByDefault?: boolean }, state: string): vscode.MarkdownString {
   const manifest = findBuiltin(tool.name);
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${tool.name}** — $(${RISK_ICONS[tool.risk].icon}) ${RISK_ICONS[tool.risk].label} · ${state}\n\n`);
+  const look = riskLook(tool);
+  md.appendMarkdown(`**${tool.name}** — $(${look.icon}) ${look.label} · ${state}${asksEachTime(tool) ? ' · asks you before each call' : ''}\n\n`);
   md.appendText(tool.description);
   if (manifest && manifest.description !== tool.description) md.appendMarkdown('\n\n*Description overridden in settings.*');
   const required = new Set(tool.parameters.required ?? []);

@@ -22,8 +22,10 @@ export class WorkspaceTools implements vscode.Disposable {
   readonly settings = new RegistrySettings();
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
-  private lastReport = '';
+  private readonly reported = new vscode.EventEmitter<ApplyResult>();
+  /** The problems of the settings, each time they are resolved (nothing while a source is still loading). */
+  readonly onDidReportProblems = this.reported.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter, this.reported];
   private isolationDescribed = false;
   private lastResult: ApplyResult = { warnings: [], errors: [] };
   /** While above zero, problems are only logged: a source still loading would make its tools' names read as unknown. */
@@ -168,20 +170,10 @@ export class WorkspaceTools implements vscode.Disposable {
     vscode.Disposable.from(...this.disposables).dispose();
   }
 
-  /** One notification per change that has problems, with the details in the log. */
+  /** Hands the problems of each resolution to whoever shows them (registryDiagnostics: squiggles and one calm toast). */
   private report(result: ApplyResult): void {
     if (this.reportHolds > 0) return;
-    const problems = [...result.errors, ...result.warnings];
-    const key = problems.join('\n');
-    if (key === this.lastReport) return;
-    this.lastReport = key;
-    if (problems.length === 0) return;
-    const summary = problems.length === 1 ? problems[0] : `${problems.length} problems in toolbelt.tools.registry; the first: ${problems[0]}`;
-    const show = result.errors.length > 0 ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-    void show(`Toolbelt: ${summary}`, 'Open Log', 'Open Settings').then(async (choice) => {
-      if (choice === 'Open Log') this.log.show(true);
-      else if (choice === 'Open Settings') await vscode.commands.executeCommand('toolbelt.tools.openSettings');
-    }).then(undefined, (error: unknown) => this.log.warn(`Could not open the tool settings: ${String(error)}`));
+    this.reported.fire({ warnings: [...result.warnings], errors: [...result.errors] });
   }
 }
 

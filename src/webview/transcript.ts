@@ -1,5 +1,6 @@
 import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
 import { errorCard, keepRetryOnNewestError } from './errorCard';
+import { approvalCard, decisionBadge, decisionLine, offerFocus, readableArguments } from './approvalCard';
 import { renderMarkdown } from './markdown';
 
 /** How much of a result a card shows before "Show all". */
@@ -64,8 +65,10 @@ export class TranscriptView {
     else this.container.append(element);
     this.elements.set(item.id, element);
     if (item.kind === 'error' || item.kind === 'user') keepRetryOnNewestError(this.container);
-    if (item.kind === 'tool' && item.approval) element.scrollIntoView({ block: 'nearest' });
-    else if (stick) this.scrollToEnd();
+    if (item.kind === 'tool' && item.approval) {
+      element.scrollIntoView({ block: 'nearest' });
+      offerFocus(element);
+    } else if (stick) this.scrollToEnd();
   }
 
   appendText(itemId: string, text: string): void {
@@ -194,33 +197,19 @@ export class TranscriptView {
     const args = el('span', 'tool-args');
     args.textContent = revealHiddenCharacters(argumentSummary(item.arguments));
     const meta = el('span', 'tool-meta');
-    meta.textContent = item.durationMs !== undefined && item.status !== 'running' ? `${STATUS_TEXT[item.status]} · ${formatDuration(item.durationMs)}` : STATUS_TEXT[item.status];
+    const ran = item.durationMs !== undefined && item.status !== 'running' ? ` · ${formatDuration(item.durationMs)}` : '';
+    meta.textContent = [`${STATUS_TEXT[item.status]}${ran}`, decisionBadge(item.decision)].filter(Boolean).join(' · ');
+    if (ran) meta.title = 'Run time: the time spent deciding is not counted';
     summary.append(icon, name, args, meta);
     summary.setAttribute('aria-label', `Tool ${revealHiddenCharacters(item.name)}, ${STATUS_TEXT[item.status]}`);
     card.append(summary);
 
     const body = el('div', 'tool-body');
-    if (item.approval) {
-      const approval = el('div', 'approval');
-      approval.setAttribute('role', 'group');
-      approval.setAttribute('aria-label', `Approve ${revealHiddenCharacters(item.name)}`);
-      const question = el('p');
-      question.textContent = approvalQuestion(item.approval);
-      const id = item.approval.requestId;
-      approval.append(
-        question,
-        button('Allow', 'primary', () => this.actions.approve(id, 'allow')),
-        button(item.approval.scope ?? 'Allow for this chat', 'secondary allow-for-chat', () => this.actions.approve(id, 'allowForChat')),
-        button('Deny', 'secondary', () => this.actions.approve(id, 'deny')),
-      );
-      if (item.approval.reviewable) {
-        const review = button('Review', 'secondary review-change', () => this.actions.review(id));
-        review.title = 'Open the difference in the diff editor; accept or reject from its title bar or here';
-        approval.append(review);
-      }
-      body.append(approval);
-    }
-    if (item.arguments) body.append(section('Arguments', revealHiddenCharacters(prettyJson(item.arguments))));
+    if (item.approval) body.append(approvalCard(item.approval, revealHiddenCharacters(item.name), this.actions));
+    if (item.decision) body.append(decisionLine(item.decision));
+    // While the card shows the proposed content, the arguments do not repeat it.
+    const parts = item.arguments ? readableArguments(item.arguments).filter((part) => !item.approval?.proposed || part.label === 'Arguments') : [];
+    for (const part of parts) body.append(section(part.label, revealHiddenCharacters(part.text)));
     if (item.result !== undefined) {
       const full = item.result + (item.resultTruncated ? '\n[… cut for display; the model received all of it]' : '');
       const result = section('Result', full.length > RESULT_PREVIEW_CHARS ? `${full.slice(0, RESULT_PREVIEW_CHARS)}…` : full);
@@ -273,14 +262,6 @@ export function argumentSummary(args: string): string {
   }
 }
 
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -300,20 +281,4 @@ export function button(label: string, className: string, onClick: () => void): H
     onClick();
   });
   return element;
-}
-
-/** The card's question: what will happen, and in one line why it asks. */
-function approvalQuestion(approval: NonNullable<Extract<TranscriptItem, { kind: 'tool' }>['approval']>): string {
-  switch (approval.reason) {
-    case 'protected':
-      return `This changes a protected path (.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code): ${approval.summary}`;
-    case 'sensitive':
-      return `This reads a file that may hold secrets (it matches toolbelt.tools.sensitiveFiles): ${approval.summary}`;
-    case 'external':
-      return `A tool from outside Toolbelt (an MCP server or another extension) may change anything; it asks before each call unless you tick "run without asking" in the Tools view: ${approval.summary}`;
-    case 'command':
-      return approval.parts?.length ? `${approval.summary}. No rule allows: ${approval.parts.join(' · ')}` : approval.summary;
-    default:
-      return approval.summary;
-  }
 }

@@ -37,7 +37,7 @@ export function addEntries(text: string, names: readonly string[], path: JSONPat
     if (array?.children?.some((element) => nameNode(element)?.value === name)) continue;
     if (!array || !array.children?.length) {
       const base = array ? [] : startFrom.filter((entry) => nameOf(entry) !== name);
-      result = replaceValue(result, path, [...base, { name }]);
+      result = fillEmptyArray(result, path, [...base, { name }]);
       continue;
     }
     result = appendElement(result, array, { name });
@@ -155,6 +155,27 @@ function endOfLineAfter(text: string, offset: number): number {
   const match = /^[ \t]*(\/\/[^\r\n]*)?/.exec(text.slice(offset));
   const lineEnd = offset + (match?.[0].length ?? 0);
   return /^(\r?\n|$)/.test(text.slice(lineEnd)) ? lineEnd : offset;
+}
+
+/**
+ * Writes entries into an empty (or a new) registry array, one entry per line, each entry on one
+ * line: `{ "name": "read_file" }`. Diffs stay one line per tool, as a person writes them.
+ */
+function fillEmptyArray(text: string, path: JSONPath, entries: readonly unknown[]): string {
+  const withArray = registryArray(text, path) ? text : replaceValue(text, path, []);
+  const array = registryArray(withArray, path);
+  if (!array) return replaceValue(text, path, entries);
+  const eol = withArray.includes('\r\n') ? '\r\n' : '\n';
+  const lineStart = withArray.lastIndexOf('\n', array.offset - 1) + 1;
+  const outer = /^[ \t]*/.exec(withArray.slice(lineStart))?.[0] ?? '';
+  const unit = /^\t/m.test(withArray) ? '\t' : ' '.repeat(/^( +)"/m.exec(withArray)?.[1].length ?? 2);
+  const lines = entries.map((entry) => `${outer}${unit}${entryLine(entry)}`);
+  return splice(withArray, array.offset, array.length, `[${eol}${lines.join(`,${eol}`)}${eol}${outer}]`);
+}
+
+function entryLine(entry: unknown): string {
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return JSON.stringify(entry);
+  return oneLine(entry as Record<string, unknown>, ': ', ' ');
 }
 
 function replaceValue(text: string, path: JSONPath, value: unknown): string {

@@ -91,7 +91,7 @@ export const externalRows = {
     if (node.group === 'available') {
       item.id = `available:${tool.source.id}:${tool.name}`;
       item.iconPath = new vscode.ThemeIcon('plug');
-      item.description = [summaryOf(tool), readOnlyHint ? 'says read-only' : '', problem ? `⚠ ${problem}` : ''].filter(Boolean).join(' · ');
+      item.description = ['asks before each call', summaryOf(tool), readOnlyHint ? 'says read-only' : '', problem ? `⚠ ${problem}` : ''].filter(Boolean).join(' · ');
       item.contextValue = 'toolbelt.tool.available';
       item.tooltip = externalTooltip(tool, 'Not registered in this workspace', problem);
       item.accessibilityInformation = { label: `${tool.name}, from ${tool.source.label}, available` };

@@ -1,6 +1,8 @@
 import type { ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '../protocol';
 import './chat.css';
 import { button, el, TranscriptView } from './transcript';
+import { HistoryList } from './historyList';
+import { TurnActionsView } from './turnActions';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -57,6 +59,8 @@ const transcript = new TranscriptView(log, {
   review: (requestId) => post({ type: 'review', requestId }),
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
 });
+const turnActions = new TurnActionsView(transcript, log, post);
+const history = new HistoryList(root, post, () => input.focus());
 
 let busy = false;
 let pendingSend: { id: string; text: string } | undefined;
@@ -67,6 +71,7 @@ function setBusy(value: boolean): void {
   root.classList.toggle('busy', busy);
   stop.hidden = !busy;
   send.hidden = busy;
+  turnActions.setBusy(busy);
 }
 
 function setMeta(provider: string, model: string, tools: string[]): void {
@@ -109,6 +114,7 @@ function applyState(state: ChatViewState): void {
   setMeta(state.provider, state.model, state.activeTools);
   setContext(state.context);
   transcript.reset(state.items);
+  turnActions.reset(state.turnActions);
   updateWelcome();
   setBusy(state.busy);
 }
@@ -161,6 +167,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'item':
       transcript.upsert(message.item);
+      turnActions.apply();
       updateWelcome();
       break;
     case 'text':
@@ -185,6 +192,12 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'focusInput':
       input.focus();
+      break;
+    case 'turnActions':
+      turnActions.set(message.actions);
+      break;
+    case 'history':
+      history.update(message.entries, message.currentId, message.show, message.problem);
       break;
   }
 });

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
 import type { ChatService } from './chatService';
+import type { ChatHistory } from './chatHistory';
+import { runTurnAction } from './turnActionMessages';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -22,12 +24,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly subscriptions: vscode.Disposable[] = [];
   private viewListeners: vscode.Disposable[] = [];
   private listening = false;
+  private ready = false;
+  private historyWanted = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatService,
     private readonly log: vscode.LogOutputChannel,
     private readonly review: (requestId: string) => Promise<boolean> = async () => false,
+    private readonly history?: ChatHistory,
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -44,6 +49,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // A view resolved again replaces the old one; its listeners go with it.
     this.disposeViewListeners();
     this.view = view;
+    this.ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = this.html(view.webview, dist);
@@ -59,6 +65,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   focusInput(): void {
     this.post({ type: 'focusInput' });
+  }
+
+  /** Opens the panel's history list (once the panel's script is ready, when it is just starting). */
+  showHistory(): void {
+    if (this.ready && this.history) this.post(this.history.list(true));
+    else this.historyWanted = true;
   }
 
   dispose(): void {
@@ -87,7 +99,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const controller = this.chat.controller;
     switch (message.type) {
       case 'ready':
+        this.ready = true;
         this.post({ type: 'state', state: controller.state() });
+        if (this.historyWanted) this.showHistory();
+        this.historyWanted = false;
         return;
       case 'send':
         if (controller.busy) {
@@ -127,6 +142,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'compare':
         if (!controller.compare(message.turnId, message.path)) this.log.warn(`Nothing to compare for ${message.path}.`);
+        return;
+      case 'regenerate':
+      case 'editLast':
+      case 'continue':
+        await runTurnAction(controller, message, this.log);
+        return;
+      case 'listChats':
+      case 'openChat':
+      case 'renameChat':
+      case 'deleteChat':
+        if (this.history) this.post(await this.history.handle(message));
         return;
     }
   }

@@ -9,6 +9,7 @@ import { CHAT_VIEW, ChatViewProvider } from './chatView';
 import { shutdownFlushes, stateStore } from '../storage';
 import { ConversationStore } from './conversationStore';
 import { registerReviewDiff } from './reviewDiff';
+import { ChatHistory } from './chatHistory';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
 export function registerChat(
@@ -24,7 +25,7 @@ export function registerChat(
   const storage = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
   const chat = new ChatService(tools, keys, store, log, storage && path.join(storage, 'checkpoints'));
   shutdownFlushes.add(chat);
-  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log));
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), new ChatHistory(chat, store));
   context.subscriptions.push(
     chat,
     view,

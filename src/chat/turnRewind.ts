@@ -80,8 +80,9 @@ export async function rewindTurn(conversation: StoredConversation, request: Rewi
   }
   const earlier = { messages: conversation.messages, items: conversation.items };
   const plan = planRewind(conversation, request, host.newItemId);
-  conversation.messages = plan.messages;
-  conversation.items = plan.items;
+  // Copies: the turn adds to the conversation's arrays, the plan stays what was there before it.
+  conversation.messages = [...plan.messages];
+  conversation.items = [...plan.items];
   if (plan.title) conversation.title = plan.title;
   host.changed();
   let failed = true;

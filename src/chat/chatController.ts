@@ -262,8 +262,8 @@ export class ChatController {
       this.currentToolItem = undefined;
       this.conversation.updatedAt = Date.now();
       this.env.save(this.conversation);
-      this.post({ type: 'busy', busy: false });
       this.post({ type: 'turnActions', actions: turnActionsFor(this.conversation) });
+      this.post({ type: 'busy', busy: false });
     });
     this.running = turn;
     this.post({ type: 'busy', busy: true });

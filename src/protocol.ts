@@ -95,6 +95,23 @@ export interface ChatViewState {
   /** Names of the tools the model is offered. */
   activeTools: string[];
   context?: ContextMeter;
+  turnActions?: TurnActions;
+}
+
+/** Which of the last messages offer Edit & resend, Regenerate and Continue (transcript item ids). */
+export interface TurnActions {
+  edit?: string;
+  regenerate?: string;
+  continue?: string;
+}
+
+/** One earlier chat in the panel's history list. */
+export interface HistoryEntry {
+  id: string;
+  title: string;
+  updatedAt: number;
+  /** How many messages the person sent. */
+  messages: number;
 }
 
 export type HostMessage =
@@ -110,7 +127,10 @@ export type HostMessage =
   | { type: 'context'; context: ContextMeter }
   | { type: 'focusInput' }
   /** Restricted mode: the workspace settings VS Code ignores until the folder is trusted (none when trusted). */
-  | { type: 'trust'; trusted: boolean; ignoredSettings: string[] };
+  | { type: 'trust'; trusted: boolean; ignoredSettings: string[] }
+  | { type: 'turnActions'; actions: TurnActions }
+  /** The chats of this workspace, newest first; `show` opens the history list. */
+  | { type: 'history'; entries: HistoryEntry[]; currentId: string; show: boolean; problem?: string };
 
 export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools' | 'connectModel' | 'trustWorkspace';
 export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools', 'connectModel', 'trustWorkspace'];
@@ -127,7 +147,16 @@ export type WebviewMessage =
   | { type: 'openLink'; href: string }
   | { type: 'undo'; turnId: string }
   | { type: 'review'; requestId: string }
-  | { type: 'compare'; turnId: string; path: string };
+  | { type: 'compare'; turnId: string; path: string }
+  | { type: 'regenerate' }
+  | { type: 'editLast'; id: string; text: string }
+  | { type: 'continue' }
+  | { type: 'listChats' }
+  | { type: 'openChat'; chatId: string }
+  | { type: 'renameChat'; chatId: string; title: string }
+  | { type: 'deleteChat'; chatId: string };
+
+export const MAX_TITLE_CHARS = 200;
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -140,7 +169,17 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     case 'ready':
     case 'stop':
     case 'retry':
+    case 'regenerate':
+    case 'continue':
+    case 'listChats':
       return { type: message.type };
+    case 'editLast':
+      return isText(message.id, 100) && isText(message.text) && message.text.trim() !== '' ? { type: 'editLast', id: message.id, text: message.text } : undefined;
+    case 'openChat':
+    case 'deleteChat':
+      return isText(message.chatId, 200) ? { type: message.type, chatId: message.chatId } : undefined;
+    case 'renameChat':
+      return isText(message.chatId, 200) && isText(message.title, MAX_TITLE_CHARS) && message.title.trim() !== '' ? { type: 'renameChat', chatId: message.chatId, title: message.title.trim() } : undefined;
     case 'send':
       return isText(message.id, 100) && isText(message.text) && message.text.trim() !== '' ? { type: 'send', id: message.id, text: message.text } : undefined;
     case 'approve':

@@ -10,6 +10,7 @@ import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
 import { errorItem } from './errorItem';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
+import { rewindTurn, STOPPED_NOTICE, turnActionsFor, type RewindRequest } from './turnRewind';
 
 /** How much of a tool result a card carries (the model gets all of it). */
 export const CARD_RESULT_CHARS = 20_000;
@@ -112,6 +113,7 @@ export class ChatController {
       model,
       activeTools: this.env.activeTools(),
       context: this.conversation.context,
+      turnActions: turnActionsFor(this.conversation),
     };
   }
 
@@ -133,11 +135,21 @@ export class ChatController {
   /** Goes on after a failure: the failed request is sent again, nothing the person wrote is sent twice. */
   retry(): Promise<string> {
     if (this.busy) return Promise.reject(new Error('A reply is still being written.'));
+    // An answer, then an error: a regenerated answer failed and the earlier one came back.
+    const regenerate = this.conversation.items.at(-1)?.kind === 'error' && this.conversation.messages.at(-1)?.role === 'assistant';
     this.conversation.items = this.conversation.items.filter((item) => item.kind !== 'error');
+    if (regenerate) return this.rewind({ kind: 'regenerate' });
     this.post({ type: 'state', state: this.state() });
     const last = this.conversation.messages.at(-1);
     if (!last || (last.role !== 'user' && last.role !== 'tool')) return Promise.resolve('');
     return this.startTurn();
+  }
+
+  /** Regenerate, Edit & resend and Continue (turnRewind.ts): the last turn rewound, then a new turn; nothing is lost when it fails. */
+  rewind(request: RewindRequest): Promise<string> {
+    if (this.busy) return Promise.reject(new Error('A reply is still being written; stop it or wait for it first.'));
+    const changed = () => this.load(this.conversation, false);
+    return rewindTurn(this.conversation, request, { newItemId: () => this.itemId(), undoTurn: (id) => this.undoTurn(id), startTurn: () => this.startTurn(), changed });
   }
 
   /** Stops the running turn: the stream, any running tool, and any approval that waits. */
@@ -220,9 +232,10 @@ export class ChatController {
     this.load(continuedFrom(this.conversation));
   }
 
-  load(conversation: StoredConversation): void {
+  /** Shows `conversation` (another chat, or this one changed outside a turn when `switching` is false). */
+  load(conversation: StoredConversation, switching = true): void {
     this.stop();
-    this.approvals.reset();
+    if (switching) this.approvals.reset();
     this.env.save(this.conversation);
     this.conversation = conversation;
     this.nextItem = nextItemNumber(conversation);
@@ -244,6 +257,7 @@ export class ChatController {
       this.currentToolItem = undefined;
       this.conversation.updatedAt = Date.now();
       this.env.save(this.conversation);
+      this.post({ type: 'turnActions', actions: turnActionsFor(this.conversation) });
       this.post({ type: 'busy', busy: false });
     });
     this.running = turn;
@@ -311,7 +325,7 @@ export class ChatController {
           case 'done':
             closeAssistant();
             reply = event.text;
-            if (event.reason === 'aborted') this.upsert({ kind: 'notice', id: this.itemId(), text: 'Stopped.' });
+            if (event.reason === 'aborted') this.upsert({ kind: 'notice', id: this.itemId(), text: STOPPED_NOTICE });
             break;
           default:
             break;

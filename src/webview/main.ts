@@ -2,6 +2,8 @@ import type { ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '.
 import './chat.css';
 import { button, el, TranscriptView } from './transcript';
 import { TrustBanner } from './trustBanner';
+import { HistoryList } from './historyList';
+import { TurnActionsView } from './turnActions';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -59,6 +61,8 @@ const transcript = new TranscriptView(log, {
   review: (requestId) => post({ type: 'review', requestId }),
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
 });
+const turnActions = new TurnActionsView(transcript, log, post);
+const history = new HistoryList(root, post, () => input.focus());
 
 let busy = false;
 let pendingSend: { id: string; text: string } | undefined;
@@ -69,6 +73,7 @@ function setBusy(value: boolean): void {
   root.classList.toggle('busy', busy);
   stop.hidden = !busy;
   send.hidden = busy;
+  turnActions.setBusy(busy);
 }
 
 function setMeta(provider: string, model: string, tools: string[]): void {
@@ -113,6 +118,7 @@ function applyState(state: ChatViewState): void {
   setMeta(state.provider, state.model, state.activeTools);
   setContext(state.context);
   transcript.reset(state.items);
+  turnActions.reset(state.turnActions);
   updateWelcome();
   setBusy(state.busy);
 }
@@ -165,6 +171,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'item':
       transcript.upsert(message.item);
+      turnActions.apply();
       updateWelcome();
       break;
     case 'text':
@@ -192,6 +199,12 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'trust':
       trustBanner.update(message);
+      break;
+    case 'turnActions':
+      turnActions.set(message.actions);
+      break;
+    case 'history':
+      history.update(message.entries, message.currentId, message.show, message.problem);
       break;
   }
 });

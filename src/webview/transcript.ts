@@ -57,6 +57,11 @@ export class TranscriptView {
     return this.elements.size;
   }
 
+  /** The element an item is shown in now (upserts replace it), for the buttons turnActions.ts adds. */
+  elementFor(id: string): HTMLElement | undefined {
+    return this.elements.get(id);
+  }
+
   upsert(item: TranscriptItem): void {
     const stick = this.nearEnd();
     const previous = this.elements.get(item.id);

@@ -153,7 +153,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.chatViewAction('New Chat');
     await chat.locator('.welcome').waitFor();
     assert.equal(await chat.locator('.message').count(), 0);
-    await workbench.chatViewAction('Open an Earlier Chat…');
+    await workbench.runCommand('Toolbelt: Open an Earlier Chat…');
     await workbench.pickOption(QUESTION);
     await chat.locator('.message.user', { hasText: QUESTION }).waitFor();
   });

@@ -53,6 +53,10 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
         await focus();
       }
     }),
+    vscode.commands.registerCommand('toolbelt.chat.showHistory', async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+      view.showHistory();
+    }),
     vscode.commands.registerCommand('toolbelt.chat.clearHistory', async (confirmed?: unknown) => {
       if (confirmed !== true) {
         const answer = await vscode.window.showWarningMessage('Delete every chat of this workspace?', { modal: true }, 'Delete');

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
 import type { ChatService } from './chatService';
+import type { ChatHistory } from './chatHistory';
+import { runTurnAction } from './turnActionMessages';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -24,6 +26,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly subscriptions: vscode.Disposable[] = [];
   private viewListeners: vscode.Disposable[] = [];
   private listening = false;
+  private ready = false;
+  private historyWanted = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -32,6 +36,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly review: (requestId: string) => Promise<boolean> = async () => false,
     /** Messages beside the transcript's state that a panel gets when it (re)loads (restricted mode). */
     private readonly panelState: () => HostMessage[] = () => [],
+    private readonly history?: ChatHistory,
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -48,6 +53,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // A view resolved again replaces the old one; its listeners go with it.
     this.disposeViewListeners();
     this.view = view;
+    this.ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = this.html(view.webview, dist);
@@ -67,6 +73,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   notify(message: HostMessage): void {
     this.post(message);
+  }
+
+  /** Opens the panel's history list (once the panel's script is ready, when it is just starting). */
+  showHistory(): void {
+    if (this.ready && this.history) this.post(this.history.list(true));
+    else this.historyWanted = true;
   }
 
   dispose(): void {
@@ -95,8 +107,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const controller = this.chat.controller;
     switch (message.type) {
       case 'ready':
+        this.ready = true;
         this.post({ type: 'state', state: controller.state() });
         for (const extra of this.panelState()) this.post(extra);
+        if (this.historyWanted) this.showHistory();
+        this.historyWanted = false;
         return;
       case 'send':
         if (controller.busy) {
@@ -136,6 +151,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'compare':
         if (!controller.compare(message.turnId, message.path)) this.log.warn(`Nothing to compare for ${message.path}.`);
+        return;
+      case 'regenerate':
+      case 'editLast':
+      case 'continue':
+        await runTurnAction(controller, message, this.log);
+        return;
+      case 'listChats':
+      case 'openChat':
+      case 'renameChat':
+      case 'deleteChat':
+        if (this.history) this.post(await this.history.handle(message));
         return;
     }
   }

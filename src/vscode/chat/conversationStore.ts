@@ -31,6 +31,25 @@ export class ConversationStore {
     await Promise.all([this.state.update(CONVERSATIONS_KEY, pruneConversations(kept, MAX_CONVERSATIONS)), this.state.update(ACTIVE_KEY, conversation.id)]);
   }
 
+  /** Renames a stored chat; false when there is none with that id. */
+  async rename(id: string, title: string): Promise<boolean> {
+    const all = this.list();
+    const found = all.find((c) => c.id === id);
+    if (!found) return false;
+    found.title = title;
+    await this.state.update(CONVERSATIONS_KEY, all);
+    return true;
+  }
+
+  /** Deletes a stored chat; when it was the active one, no chat is active any more. */
+  async delete(id: string): Promise<boolean> {
+    const all = this.list();
+    if (!all.some((c) => c.id === id)) return false;
+    const active = this.state.get<string | undefined>(ACTIVE_KEY, undefined) === id;
+    await Promise.all([this.state.update(CONVERSATIONS_KEY, all.filter((c) => c.id !== id)), active ? this.state.update(ACTIVE_KEY, undefined) : undefined]);
+    return true;
+  }
+
   async clear(): Promise<void> {
     await Promise.all([this.state.update(CONVERSATIONS_KEY, []), this.state.update(ACTIVE_KEY, undefined)]);
   }

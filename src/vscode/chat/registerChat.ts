@@ -11,6 +11,7 @@ import { ConversationStore } from './conversationStore';
 import { registerReviewDiff } from './reviewDiff';
 import { AutoRetry } from './autoRetry';
 import { trustMessage } from './restrictedMode';
+import { ChatHistory } from './chatHistory';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
 export function registerChat(
@@ -27,7 +28,7 @@ export function registerChat(
   const chat = new ChatService(tools, keys, store, log, storage && path.join(storage, 'checkpoints'));
   shutdownFlushes.add(chat);
   const trust = () => trustMessage(context.extension.packageJSON);
-  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()]);
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store));
   const autoRetry = new AutoRetry(chat);
   context.subscriptions.push(
     chat,

@@ -7,6 +7,8 @@ import type { ConfirmationRequest } from '../tools/types';
 import type { UndoResult } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 import { ApprovalBroker } from './approvals';
+import { runPersonToolCall } from './personToolCall';
+import type { ToolResult } from '../tools/interface';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
 
@@ -215,6 +217,19 @@ export class ChatController {
     return true;
   }
 
+  /** A tool call the person started in the panel (Apply to File): a turn of its own, with its card, approval, Undo row and log record. */
+  async runPersonToolCall(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (this.busy) throw new Error('A reply is still being written; stop it or wait for it first.');
+    let result: ToolResult | undefined;
+    await this.startTurn(async (signal) => {
+      await this.checkpoints.begin(`${this.conversation.id}:${this.turn}`, this.conversation.id);
+      const turn = { registry: this.env.registry, cardId: this.toolItemId('person'), upsert: (item: TranscriptItem) => this.upsert(item), cardResultChars: CARD_RESULT_CHARS };
+      result = await runPersonToolCall({ ...turn, setAsking: (id) => (this.currentToolItem = id) }, name, args, signal).finally(() => this.finishTurnRecord());
+      return result.text;
+    });
+    return result!;
+  }
+
   /** Starts a fresh conversation; the current one is kept in history. */
   newConversation(): void {
     this.load(newConversation());
@@ -239,11 +254,11 @@ export class ChatController {
     return this.conversation;
   }
 
-  private startTurn(): Promise<string> {
+  private startTurn(body: (signal: AbortSignal) => Promise<string> = (signal) => this.runTurn(signal)): Promise<string> {
     const abort = new AbortController();
     this.abort = abort;
     this.turn = Date.now();
-    const turn = this.runTurn(abort.signal).finally(() => {
+    const turn = body(abort.signal).finally(() => {
       this.running = undefined;
       this.abort = undefined;
       this.currentToolItem = undefined;

@@ -56,6 +56,7 @@ const transcript = new TranscriptView(log, {
   undo: (turnId) => post({ type: 'undo', turnId }),
   review: (requestId) => post({ type: 'review', requestId }),
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
+  code: (message) => post(message),
 });
 
 let busy = false;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
 import type { ChatService } from './chatService';
+import { runCodeAction } from './codeActions';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -127,6 +128,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'compare':
         if (!controller.compare(message.turnId, message.path)) this.log.warn(`Nothing to compare for ${message.path}.`);
+        return;
+      case 'insertCode':
+      case 'applyCode':
+      case 'newFile':
+        await runCodeAction(message, { controller, registry: this.chat.registry }, this.log);
         return;
     }
   }

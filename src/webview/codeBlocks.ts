@@ -37,7 +37,7 @@ export function decorateCodeBlocks(body: HTMLElement, actions: CodeBlockActions)
     if (block.dataset.open !== 'true') {
       buttons.append(
         action('Insert', 'Insert at Cursor: put this code at the cursor of the active editor', 'insert-code', () =>
-          actions.code({ type: 'insertCode', code: code.replace(/\n$/, '') }),
+          actions.code({ type: 'insertCode', code }),
         ),
         action('Apply', path ? `Apply to File: write this code to ${path}` : 'Apply to File: write this code to a file you name', 'apply-code', () =>
           actions.code({ type: 'applyCode', code, ...(path ? { path } : {}), ...(language ? { language: language.id } : {}) }),

@@ -105,6 +105,7 @@ describe('Code blocks in the chat panel (browser)', function () {
   });
 
   it('Insert at Cursor says what to do without an editor, then puts the code at the cursor of the open one', async () => {
+    const original = await workbench.readWorkspaceFile('src/hello.ts');
     await block(1).locator('button.insert-code').click();
     await workbench.notification(/Insert at Cursor needs an open editor/).waitFor({ timeout: 30_000 });
 
@@ -117,7 +118,7 @@ describe('Code blocks in the chat panel (browser)', function () {
     await block(1).locator('button.insert-code').click();
     await editor.locator('.view-line', { hasText: 'def shout(text):' }).waitFor({ timeout: 30_000 });
     await workbench.page.keyboard.press('Control+S');
-    await waitFor(async () => (await workbench.readWorkspaceFile('src/hello.ts')).startsWith(PY_CODE.trimEnd()), 'the inserted code saved at the top of src/hello.ts', 30_000);
+    await waitFor(async () => (await workbench.readWorkspaceFile('src/hello.ts')) === PY_CODE + original, 'the inserted code saved, as whole lines, at the top of src/hello.ts', 30_000);
     await workbench.screenshot('code-blocks-inserted');
   });
 

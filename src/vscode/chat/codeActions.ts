@@ -32,8 +32,11 @@ async function insertAtCursor(code: string): Promise<void> {
     void vscode.window.showInformationMessage('Toolbelt: Insert at Cursor needs an open editor. Open a file, put the cursor where the code goes, then choose Insert again.');
     return;
   }
+  // At the start of a line the code goes in as whole lines; inside a line, without its last line break.
+  const lines = code.endsWith('\n') ? code : `${code}\n`;
+  const inline = code.replace(/\r?\n$/, '');
   const done = await editor.edit((edit) => {
-    for (const selection of editor.selections) edit.replace(selection, code);
+    for (const selection of editor.selections) edit.replace(selection, selection.start.character === 0 && selection.end.character === 0 ? lines : inline);
   });
   if (!done) {
     void vscode.window.showWarningMessage(`Toolbelt: could not insert into ${path.basename(editor.document.fileName)} (the editor may be read-only).`);

@@ -154,11 +154,17 @@ export type WebviewMessage =
   | { type: 'listChats' }
   | { type: 'openChat'; chatId: string }
   | { type: 'renameChat'; chatId: string; title: string }
-  | { type: 'deleteChat'; chatId: string };
+  | { type: 'deleteChat'; chatId: string }
+  /** A code block's buttons: into the active editor, into a file (through write_file), into an untitled editor. */
+  | { type: 'insertCode'; code: string }
+  | { type: 'applyCode'; code: string; path?: string; language?: string }
+  | { type: 'newFile'; code: string; language?: string };
 
 export const MAX_TITLE_CHARS = 200;
 
 export const MAX_MESSAGE_CHARS = 100_000;
+/** The largest code block the panel hands to the editor (the same bound as Copy). */
+export const MAX_CODE_CHARS = 1_000_000;
 
 /** Checks a message from the webview; anything malformed yields undefined and is ignored. */
 export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
@@ -198,6 +204,14 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       return isText(message.turnId, 200) ? { type: 'undo', turnId: message.turnId } : undefined;
     case 'compare':
       return isText(message.turnId, 200) && isText(message.path, 4096) ? { type: 'compare', turnId: message.turnId, path: message.path } : undefined;
+    case 'insertCode':
+      return isText(message.code, MAX_CODE_CHARS) ? { type: 'insertCode', code: message.code } : undefined;
+    case 'applyCode':
+      return isText(message.code, MAX_CODE_CHARS) && (message.path === undefined || isText(message.path, 4096)) && (message.language === undefined || isText(message.language, 100))
+        ? { type: 'applyCode', code: message.code, path: message.path, language: message.language }
+        : undefined;
+    case 'newFile':
+      return isText(message.code, MAX_CODE_CHARS) && (message.language === undefined || isText(message.language, 100)) ? { type: 'newFile', code: message.code, language: message.language } : undefined;
     default:
       return undefined;
   }

@@ -8,6 +8,8 @@ import type { UndoResult } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
 import { errorItem } from './errorItem';
+import { runPersonToolCall } from './personToolCall';
+import type { ToolResult } from '../tools/interface';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
 import { rewindTurn, STOPPED_NOTICE, turnActionsFor, type RewindRequest } from './turnRewind';
@@ -222,6 +224,19 @@ export class ChatController {
     return true;
   }
 
+  /** A tool call the person started in the panel (Apply to File): a turn of its own, with its card, approval, Undo row and log record. */
+  async runPersonToolCall(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (this.busy) throw new Error('A reply is still being written; stop it or wait for it first.');
+    let result: ToolResult | undefined;
+    await this.startTurn(async (signal) => {
+      await this.checkpoints.begin(`${this.conversation.id}:${this.turn}`, this.conversation.id);
+      const turn = { registry: this.env.registry, cardId: this.toolItemId('person'), upsert: (item: TranscriptItem) => this.upsert(item), cardResultChars: CARD_RESULT_CHARS };
+      result = await runPersonToolCall({ ...turn, setAsking: (id) => (this.currentToolItem = id) }, name, args, signal).finally(() => this.finishTurnRecord());
+      return result.text;
+    });
+    return result!;
+  }
+
   /** Starts a fresh conversation; the current one is kept in history. */
   newConversation(): void {
     this.load(newConversation());
@@ -247,11 +262,11 @@ export class ChatController {
     return this.conversation;
   }
 
-  private startTurn(): Promise<string> {
+  private startTurn(body: (signal: AbortSignal) => Promise<string> = (signal) => this.runTurn(signal)): Promise<string> {
     const abort = new AbortController();
     this.abort = abort;
     this.turn = Date.now();
-    const turn = this.runTurn(abort.signal).finally(() => {
+    const turn = body(abort.signal).finally(() => {
       this.running = undefined;
       this.abort = undefined;
       this.currentToolItem = undefined;

@@ -60,6 +60,7 @@ const transcript = new TranscriptView(log, {
   undo: (turnId) => post({ type: 'undo', turnId }),
   review: (requestId) => post({ type: 'review', requestId }),
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
+  code: (message) => post(message),
 });
 const turnActions = new TurnActionsView(transcript, log, post);
 const history = new HistoryList(root, post, () => input.focus());

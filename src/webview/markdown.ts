@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { renderFence, type FenceEnv } from './codeFence';
 
 /** Markdown without raw HTML; links are checked by markdown-it and again by DOMPurify. */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
@@ -12,11 +13,22 @@ md.renderer.rules.image = (tokens, index) => {
   return `<a href="${md.utils.escapeHtml(src)}" class="image-link">🖼 ${md.utils.escapeHtml(alt)}</a>`;
 };
 
+// Code blocks get their header's data and highlighting (codeFence.ts); wide tables their own scroller.
+md.renderer.rules.fence = (tokens, index, _options, env: FenceEnv) => renderFence(tokens, index, env, md.utils.escapeHtml);
+md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
+md.renderer.rules.table_close = () => '</table></div>\n';
+
 const ALLOWED_URI = /^(?:https?:|mailto:|#|[^:]*$)/i;
 
-/** Renders model text to sanitized HTML: no scripts, no styles, no images, no forms, safe links. */
-export function renderMarkdown(text: string): string {
-  return DOMPurify.sanitize(md.render(flattenDeepNesting(text)), {
+/**
+ * Renders model text to sanitized HTML: no scripts, no styles, no images, no forms, safe links.
+ * Highlighting happens before sanitizing, so its markup goes through DOMPurify like the rest.
+ * While `streaming`, a code block whose closing fence has not arrived yet stays plain.
+ */
+export function renderMarkdown(text: string, options: { streaming?: boolean } = {}): string {
+  const source = flattenDeepNesting(text);
+  const env: FenceEnv = { streaming: options.streaming === true, lines: options.streaming ? source.split(/\r\n?|\n/) : undefined };
+  return DOMPurify.sanitize(md.render(source, env), {
     FORBID_TAGS: ['style', 'img', 'svg', 'math', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'video', 'audio'],
     FORBID_ATTR: ['style', 'srcset', 'action', 'formaction'],
     ALLOWED_URI_REGEXP: ALLOWED_URI,

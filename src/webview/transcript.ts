@@ -1,6 +1,7 @@
 import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
 import { errorCard, keepRetryOnNewestError } from './errorCard';
 import { approvalCard, decisionBadge, decisionLine, offerFocus, readableArguments } from './approvalCard';
+import { decorateCodeBlocks, type CodeBlockMessage } from './codeBlocks';
 import { renderMarkdown } from './markdown';
 
 /** How much of a result a card shows before "Show all". */
@@ -15,6 +16,8 @@ export interface TranscriptActions {
   undo(turnId: string): void;
   review(requestId: string): void;
   compare(turnId: string, path: string): void;
+  /** A code block's Insert at Cursor, Apply to File or New File. */
+  code(message: CodeBlockMessage): void;
 }
 
 const STATUS_TEXT: Record<ToolCardStatus, string> = {
@@ -88,7 +91,7 @@ export class TranscriptView {
     const stick = this.nearEnd();
     for (const id of this.dirty) {
       const body = this.elements.get(id)?.querySelector<HTMLElement>('.markdown');
-      if (body) this.fillMarkdown(body, this.texts.get(id) ?? '');
+      if (body) this.fillMarkdown(body, this.texts.get(id) ?? '', true);
     }
     this.dirty.clear();
     if (stick) this.scrollToEnd();
@@ -101,7 +104,7 @@ export class TranscriptView {
       case 'assistant': {
         this.texts.set(item.id, item.text);
         this.dirty.delete(item.id);
-        const element = this.message('assistant', 'Toolbelt', item.text, true);
+        const element = this.message('assistant', 'Toolbelt', item.text, true, item.streaming === true);
         element.classList.toggle('streaming', item.streaming === true);
         element.setAttribute('aria-busy', String(item.streaming === true));
         return element;
@@ -158,27 +161,21 @@ export class TranscriptView {
     return element;
   }
 
-  private message(role: 'user' | 'assistant', label: string, text: string, markdown: boolean): HTMLElement {
+  private message(role: 'user' | 'assistant', label: string, text: string, markdown: boolean, streaming = false): HTMLElement {
     const element = el('article', `message ${role}`);
     element.setAttribute('aria-label', `${label} said`);
     const author = el('div', 'author');
     author.textContent = label;
     const body = el('div', markdown ? 'body markdown' : 'body');
-    if (markdown) this.fillMarkdown(body, text);
+    if (markdown) this.fillMarkdown(body, text, streaming);
     else body.textContent = text;
     element.append(author, body);
     return element;
   }
 
-  private fillMarkdown(body: HTMLElement, text: string): void {
-    body.innerHTML = renderMarkdown(text);
-    for (const pre of body.querySelectorAll('pre')) {
-      const wrapper = el('div', 'code-block');
-      const copy = button('Copy', 'copy-button', () => this.actions.copy(pre.textContent ?? ''));
-      copy.setAttribute('aria-label', 'Copy code');
-      pre.replaceWith(wrapper);
-      wrapper.append(copy, pre);
-    }
+  private fillMarkdown(body: HTMLElement, text: string, streaming: boolean): void {
+    body.innerHTML = renderMarkdown(text, { streaming });
+    decorateCodeBlocks(body, this.actions);
     for (const link of body.querySelectorAll('a')) {
       link.addEventListener('click', (event) => {
         event.preventDefault();

@@ -68,6 +68,11 @@ export class ChatService implements vscode.Disposable {
     return this.instance;
   }
 
+  /** The workspace's tool registry (Apply to File writes through its write_file). */
+  get registry(): WorkspaceTools['manager']['registry'] {
+    return this.tools.manager.registry;
+  }
+
   get started(): boolean {
     return this.instance !== undefined;
   }

@@ -5,6 +5,7 @@ import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMe
 import type { ChatService } from './chatService';
 import type { ChatHistory } from './chatHistory';
 import { runTurnAction } from './turnActionMessages';
+import { runCodeAction } from './codeActions';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -162,6 +163,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'renameChat':
       case 'deleteChat':
         if (this.history) this.post(await this.history.handle(message));
+        return;
+      case 'insertCode':
+      case 'applyCode':
+      case 'newFile':
+        await runCodeAction(message, { controller, registry: this.chat.registry }, this.log);
         return;
     }
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
+import type { PickedContext } from './attachmentPicker';
 import type { ChatService } from './chatService';
 
 export const CHAT_VIEW = 'toolbelt.chat';
@@ -28,6 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly chat: ChatService,
     private readonly log: vscode.LogOutputChannel,
     private readonly review: (requestId: string) => Promise<boolean> = async () => false,
+    private readonly pickContext: (usedChars: number) => Promise<PickedContext> = async () => ({ attachments: [] }),
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -59,6 +61,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   focusInput(): void {
     this.post({ type: 'focusInput' });
+  }
+
+  /** Opens the composer's context picker, as its Add Context button does. */
+  addContext(): void {
+    this.post({ type: 'addContext' });
   }
 
   dispose(): void {
@@ -95,7 +102,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           return;
         }
         this.post({ type: 'reply', id: message.id, ok: true });
-        await controller.send(message.text).catch(() => undefined); // shown in the transcript
+        await controller.send(message.text, message.attachments).catch(() => undefined); // shown in the transcript
+        return;
+      case 'pickContext':
+        this.post({ type: 'attachments', ...(await this.pickContext(message.used)) });
         return;
       case 'stop':
         controller.stop();

@@ -1,4 +1,5 @@
 import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
+import { withChips } from './attachments';
 import { renderMarkdown } from './markdown';
 
 /** How much of a result a card shows before "Show all". */
@@ -88,7 +89,7 @@ export class TranscriptView {
   private render(item: TranscriptItem, previous: HTMLElement | undefined): HTMLElement {
     switch (item.kind) {
       case 'user':
-        return this.message('user', 'You', item.text, false);
+        return withChips(this.message('user', 'You', item.text, false), item.attachments, (href) => this.actions.openLink(href));
       case 'assistant': {
         this.texts.set(item.id, item.text);
         this.dirty.delete(item.id);

@@ -31,8 +31,29 @@ export interface ApprovalRecord {
   at: number;
 }
 
+/** Context from the editor attached to a message (a file, or a selection in one), as its chip shows it. */
+export interface AttachmentChip {
+  kind: 'file' | 'selection';
+  /** Workspace-relative path ("<folder>/…" in another root of a multi-root workspace), or an untitled editor's name. */
+  path: string;
+  /** First and last line (1-based) of a selection. */
+  range?: { start: number; end: number };
+  /** Why only part of it was attached, when it was cut. */
+  notice?: string;
+}
+
+/** A chip with the text that goes to the model. */
+export interface Attachment extends AttachmentChip {
+  content: string;
+}
+
+/** At most this many attachments per message, each and all together at most this many characters. */
+export const MAX_ATTACHMENTS = 20;
+export const MAX_ATTACHMENT_CHARS = 100_000;
+export const MAX_ATTACHED_CHARS = 200_000;
+
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string; attachments?: AttachmentChip[] }
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean }
   | {
       kind: 'tool';
@@ -130,7 +151,12 @@ export type HostMessage =
   | { type: 'trust'; trusted: boolean; ignoredSettings: string[] }
   | { type: 'turnActions'; actions: TurnActions }
   /** The chats of this workspace, newest first; `show` opens the history list. */
-  | { type: 'history'; entries: HistoryEntry[]; currentId: string; show: boolean; problem?: string };
+  | { type: 'history'; entries: HistoryEntry[]; currentId: string; show: boolean; problem?: string }
+
+  /** What the context picker attached (none when it was cancelled), or why it attached nothing. */
+  | { type: 'attachments'; attachments: Attachment[]; problem?: string }
+  /** Opens the composer's context picker (the "Add Context" command). */
+  | { type: 'addContext' };
 
 export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools' | 'connectModel' | 'trustWorkspace';
 export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools', 'connectModel', 'trustWorkspace'];
@@ -138,7 +164,9 @@ export type ApprovalDecision = 'allow' | 'allowForChat' | 'deny';
 
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'send'; id: string; text: string }
+  | { type: 'send'; id: string; text: string; attachments?: Attachment[] }
+  /** Opens the context picker; `used`: characters the composer's attachments hold already. */
+  | { type: 'pickContext'; used: number }
   | { type: 'stop' }
   | { type: 'retry' }
   | { type: 'approve'; requestId: string; decision: ApprovalDecision }
@@ -186,8 +214,14 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       return isText(message.chatId, 200) ? { type: message.type, chatId: message.chatId } : undefined;
     case 'renameChat':
       return isText(message.chatId, 200) && isText(message.title, MAX_TITLE_CHARS) && message.title.trim() !== '' ? { type: 'renameChat', chatId: message.chatId, title: message.title.trim() } : undefined;
-    case 'send':
-      return isText(message.id, 100) && isText(message.text) && message.text.trim() !== '' ? { type: 'send', id: message.id, text: message.text } : undefined;
+    case 'send': {
+      if (!isText(message.id, 100) || !isText(message.text) || message.text.trim() === '') return undefined;
+      if (message.attachments === undefined) return { type: 'send', id: message.id, text: message.text };
+      const attachments = parseAttachments(message.attachments);
+      return attachments ? { type: 'send', id: message.id, text: message.text, attachments } : undefined;
+    }
+    case 'pickContext':
+      return Number.isSafeInteger(message.used) && (message.used as number) >= 0 ? { type: 'pickContext', used: message.used as number } : undefined;
     case 'approve':
       return isText(message.requestId, 100) && (message.decision === 'allow' || message.decision === 'allowForChat' || message.decision === 'deny')
         ? { type: 'approve', requestId: message.requestId, decision: message.decision }
@@ -215,6 +249,34 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     default:
       return undefined;
   }
+}
+
+/** Attachments within the counts and sizes above, with only the fields they may have; undefined if any is malformed. */
+export function parseAttachments(value: unknown): Attachment[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_ATTACHMENTS) return undefined;
+  const parsed: Attachment[] = [];
+  let total = 0;
+  for (const raw of value as unknown[]) {
+    if (!raw || typeof raw !== 'object') return undefined;
+    const { kind, path, range, notice, content } = raw as Record<string, unknown>;
+    if (kind !== 'file' && kind !== 'selection') return undefined;
+    if (typeof path !== 'string' || path === '' || path.length > 4096) return undefined;
+    if (typeof content !== 'string' || content.length > MAX_ATTACHMENT_CHARS) return undefined;
+    if (notice !== undefined && (typeof notice !== 'string' || notice.length > 1000)) return undefined;
+    const lines = range as { start?: unknown; end?: unknown } | undefined;
+    const validRange = lines !== undefined && Number.isSafeInteger(lines?.start) && Number.isSafeInteger(lines?.end) && (lines.start as number) >= 1 && (lines.end as number) >= (lines.start as number);
+    if (range !== undefined && !validRange) return undefined;
+    total += content.length;
+    if (total > MAX_ATTACHED_CHARS) return undefined;
+    parsed.push({
+      kind,
+      path,
+      ...(validRange ? { range: { start: lines.start as number, end: lines.end as number } } : {}),
+      ...(notice ? { notice } : {}),
+      content,
+    });
+  }
+  return parsed;
 }
 
 // Characters that reorder or hide text (bidi overrides, zero-width marks, controls): what a

@@ -1,13 +1,14 @@
 import type { AgentEvent, AgentSettings } from '../agent/agentLoop';
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ChatProvider } from '../providers/types';
-import type { ApprovalDecision, ChatViewState, ContextMeter, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
+import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { ConfirmationRequest } from '../tools/types';
 import type { UndoResult } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
 import { errorItem } from './errorItem';
+import { chipsOf, withAttachments } from './attachments';
 import { runPersonToolCall } from './personToolCall';
 import type { ToolResult } from '../tools/interface';
 import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
@@ -125,12 +126,12 @@ export class ChatController {
     this.post({ type: 'meta', provider, model, activeTools });
   }
 
-  /** Sends a message and runs the turn; resolves with the reply text, rejects with a readable error. */
-  send(text: string): Promise<string> {
+  /** Sends a message (with context attached before it) and runs the turn; resolves with the reply text, rejects with a readable error. */
+  send(text: string, attachments: readonly Attachment[] = []): Promise<string> {
     if (this.busy) return Promise.reject(new Error('A reply is still being written; stop it or wait for it first.'));
     if (this.conversation.messages.length === 0) this.conversation.title = titleFrom(text);
-    this.conversation.messages.push({ role: 'user', content: text });
-    this.upsert({ kind: 'user', id: this.itemId(), text });
+    this.conversation.messages.push({ role: 'user', content: withAttachments(text, attachments) });
+    this.upsert({ kind: 'user', id: this.itemId(), text, ...chipsOf(attachments) });
     return this.startTurn();
   }
 

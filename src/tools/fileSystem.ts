@@ -205,7 +205,7 @@ function normalizeEncoding(value: unknown): BufferEncoding {
  * else, then open without blocking and without following a final link, and check it is still the
  * file that was stat'ed (a FIFO or link swapped in between is refused, not waited on).
  */
-async function openRegularFile(target: ResolvedPath): Promise<{ handle: fs.FileHandle; stat: Stats }> {
+export async function openRegularFile(target: ResolvedPath): Promise<{ handle: fs.FileHandle; stat: Stats }> {
   const checked = await statOf(target, 'File');
   if (checked.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a directory; use list_dir to see what it holds.`);
   if (!checked.isFile()) throw new WorkspacePathError(`"${target.display}" is not a regular file; it was not read.`);
@@ -235,7 +235,7 @@ async function readBytes(handle: fs.FileHandle, size: number, encoding: 'base64'
   return `${encoded}\n\n[Truncated: the first ${formatBytes(bytesRead)} of ${formatBytes(size)}, ${encoding}-encoded.]`;
 }
 
-async function looksBinary(handle: fs.FileHandle): Promise<boolean> {
+export async function looksBinary(handle: fs.FileHandle): Promise<boolean> {
   const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
   const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
   return buffer.subarray(0, bytesRead).includes(0);

@@ -77,7 +77,7 @@ export function startHost(context: vscode.ExtensionContext, shell: HostShell): H
   registerApiKeyCommand(context, keys, () => readSettings().provider);
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.
   const toolLog = registerToolLog(context, tools, () => late.chat, log);
-  const chat = registerChat(context, tools, keys, watcher, log, (view) => shell.webviewView(CHAT_VIEW, view));
+  const chat = registerChat(context, tools, keys, watcher, log, (view) => shell.webviewView(CHAT_VIEW, view), toolContext);
   late.chat = chat;
   registerNativeChat(context, { tools, toolContext, keys, watcher, log, targets: shell.chat });
 

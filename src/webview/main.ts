@@ -1,5 +1,7 @@
-import type { ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '../protocol';
+import type { Attachment, ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '../protocol';
 import './chat.css';
+import { ComposerAttachments } from './attachments';
+import { attachScrollToBottom } from './scrollToBottom';
 import { button, el, TranscriptView } from './transcript';
 import { TrustBanner } from './trustBanner';
 import { HistoryList } from './historyList';
@@ -7,8 +9,8 @@ import { TurnActionsView } from './turnActions';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
-  getState(): { draft?: string } | undefined;
-  setState(state: { draft?: string }): void;
+  getState(): { draft?: string; attachments?: Attachment[] } | undefined;
+  setState(state: { draft?: string; attachments?: Attachment[] }): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -31,6 +33,7 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-label', 'Conversation');
 scroller.append(welcome, log);
+attachScrollToBottom(scroller, log);
 
 const composer = el('form', 'composer');
 const input = el('textarea', 'message-input');
@@ -48,6 +51,9 @@ send.setAttribute('aria-label', 'Send message');
 const stop = button('Stop', 'stop-button', () => post({ type: 'stop' }));
 stop.setAttribute('aria-label', 'Stop the reply (Escape)');
 composer.append(input, send, stop, status);
+const attachments = new ComposerAttachments({ post, input, say: (text) => showStatus(text), changed: () => saveDraft() });
+attachments.add(vscode.getState()?.attachments ?? []);
+composer.prepend(attachments.element);
 const trustBanner = new TrustBanner(() => post({ type: 'command', command: 'trustWorkspace' }));
 root.append(header, trustBanner.element, scroller, composer);
 
@@ -66,7 +72,7 @@ const turnActions = new TurnActionsView(transcript, log, post);
 const history = new HistoryList(root, post, () => input.focus());
 
 let busy = false;
-let pendingSend: { id: string; text: string } | undefined;
+let pendingSend: { id: string; text: string; attachments: Attachment[] } | undefined;
 let sendCounter = 0;
 
 function setBusy(value: boolean): void {
@@ -131,11 +137,21 @@ function updateWelcome(): void {
 function submit(): void {
   const text = input.value;
   if (!text.trim() || busy) return;
-  pendingSend = { id: `send-${++sendCounter}`, text };
-  post({ type: 'send', id: pendingSend.id, text });
+  const attached = attachments.take();
+  pendingSend = { id: `send-${++sendCounter}`, text, attachments: attached };
+  post({ type: 'send', id: pendingSend.id, text, ...(attached.length ? { attachments: attached } : {}) });
   input.value = '';
-  vscode.setState({ draft: '' });
+  saveDraft();
   resize();
+}
+
+function saveDraft(): void {
+  vscode.setState({ draft: input.value, attachments: attachments.items });
+}
+
+function showStatus(text: string): void {
+  status.textContent = text;
+  setTimeout(() => status.textContent === text && (status.textContent = ''), 6000);
 }
 
 function resize(): void {
@@ -155,7 +171,7 @@ input.addEventListener('keydown', (event) => {
 });
 input.addEventListener('input', () => {
   resize();
-  vscode.setState({ draft: input.value });
+  saveDraft();
 });
 window.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && busy) {
@@ -190,6 +206,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'reply':
       if (!message.ok && pendingSend?.id === message.id) {
         input.value = pendingSend.text;
+        attachments.add(pendingSend.attachments);
         status.textContent = message.error ?? 'Not sent.';
         setTimeout(() => (status.textContent = ''), 4000);
       }
@@ -206,6 +223,12 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'history':
       history.update(message.entries, message.currentId, message.show, message.problem);
+      break;
+    case 'attachments':
+      attachments.receive(message);
+      break;
+    case 'addContext':
+      attachments.pick();
       break;
   }
 });

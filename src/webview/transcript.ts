@@ -2,6 +2,7 @@ import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type T
 import { errorCard, keepRetryOnNewestError } from './errorCard';
 import { approvalCard, decisionBadge, decisionLine, offerFocus, readableArguments } from './approvalCard';
 import { decorateCodeBlocks, type CodeBlockMessage } from './codeBlocks';
+import { withChips } from './attachments';
 import { renderMarkdown } from './markdown';
 
 /** How much of a result a card shows before "Show all". */
@@ -100,7 +101,7 @@ export class TranscriptView {
   private render(item: TranscriptItem, previous: HTMLElement | undefined): HTMLElement {
     switch (item.kind) {
       case 'user':
-        return this.message('user', 'You', item.text, false);
+        return withChips(this.message('user', 'You', item.text, false), item.attachments, (href) => this.actions.openLink(href));
       case 'assistant': {
         this.texts.set(item.id, item.text);
         this.dirty.delete(item.id);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
+import type { PickedContext } from './attachmentPicker';
 import type { ChatService } from './chatService';
 import type { ChatHistory } from './chatHistory';
 import { runTurnAction } from './turnActionMessages';
@@ -38,6 +39,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     /** Messages beside the transcript's state that a panel gets when it (re)loads (restricted mode). */
     private readonly panelState: () => HostMessage[] = () => [],
     private readonly history?: ChatHistory,
+    private readonly pickContext: (usedChars: number) => Promise<PickedContext> = async () => ({ attachments: [] }),
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -82,6 +84,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else this.historyWanted = true;
   }
 
+  /** Opens the composer's context picker, as its Add Context button does. */
+  addContext(): void {
+    this.post({ type: 'addContext' });
+  }
+
   dispose(): void {
     this.disposeViewListeners();
     this.view = undefined;
@@ -120,7 +127,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           return;
         }
         this.post({ type: 'reply', id: message.id, ok: true });
-        await controller.send(message.text).catch(() => undefined); // shown in the transcript
+        await controller.send(message.text, message.attachments).catch(() => undefined); // shown in the transcript
+        return;
+      case 'pickContext':
+        this.post({ type: 'attachments', ...(await this.pickContext(message.used)) });
         return;
       case 'stop':
         controller.stop();

@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import type { ApiKeys } from '../apiKeys';
 import type { SettingsWatcher } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
+import type { ToolContext } from '../../tools/types';
+import { pickAttachment } from './attachmentPicker';
 import { registerChatCommands } from './chatCommands';
 import { ChatService } from './chatService';
 import { CHAT_VIEW, ChatViewProvider } from './chatView';
@@ -22,13 +24,16 @@ export function registerChat(
   log: vscode.LogOutputChannel,
   // The shell registered the view at activation and hands it over (host.ts).
   mount: (view: ChatViewProvider) => vscode.Disposable = (view) => vscode.window.registerWebviewViewProvider(CHAT_VIEW, view),
+  /** Roots and sensitive-file rules for attaching context; the workspace's own in the host. */
+  toolContext?: ToolContext,
 ): ChatService {
   const store = new ConversationStore(stateStore(context, 'chats.json'));
   const storage = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
   const chat = new ChatService(tools, keys, store, log, storage && path.join(storage, 'checkpoints'));
   shutdownFlushes.add(chat);
+  const pick = (used: number) => (toolContext ? pickAttachment(toolContext, used, log) : Promise.resolve({ attachments: [], problem: 'Context cannot be attached here.' }));
   const trust = () => trustMessage(context.extension.packageJSON);
-  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store));
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store), pick);
   const autoRetry = new AutoRetry(chat);
   context.subscriptions.push(
     chat,
@@ -48,5 +53,11 @@ export function registerChat(
     holdRetries: (work) => autoRetry.hold(work),
     connected: () => autoRetry.retryIfWaiting(),
   });
+  context.subscriptions.push(
+    vscode.commands.registerCommand('toolbelt.chat.addContext', async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+      view.addContext();
+    }),
+  );
   return chat;
 }

@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { ATTACHMENT_LIMITS, capAttachment, type CappedAttachment } from '../../chat/attachments';
+import { looksBinary, openRegularFile } from '../../tools/fileSystem';
+import { requireSensitiveConsent } from '../../tools/sensitiveFiles';
+import type { ConfirmationRequest, ToolContext } from '../../tools/types';
+import { PathRefusedError, resolveWorkspacePath, WorkspacePathError } from '../../tools/workspacePaths';
+
+/** What the person picked: a file, or a selection in one (with the editor's text, saved or not). */
+export interface AttachmentTarget {
+  kind: 'file' | 'selection';
+  uri: vscode.Uri;
+  /** An open editor's text (what the person sees); without it the file is read from disk. */
+  text?: string;
+  range?: { start: number; end: number };
+}
+
+/** Bytes read from the start of a file: enough for read_file's character cap in any UTF-8. */
+const HEAD_BYTES = ATTACHMENT_LIMITS.itemChars * 4;
+
+/**
+ * Reads one attachment the way read_file reads: the path through the workspace guard (inside
+ * the workspace, symlinks resolved, no FIFOs), a file matching toolbelt.tools.sensitiveFiles only
+ * after the person says so, binary files refused; then capped (src/chat/attachments.ts).
+ */
+export async function readAttachment(
+  tools: ToolContext,
+  target: AttachmentTarget,
+  usedChars: number,
+  ask: (request: ConfirmationRequest) => Promise<boolean> = askBeforeAttaching,
+): Promise<CappedAttachment> {
+  const { kind, uri, text, range } = target;
+  if (uri.scheme === 'untitled' && text !== undefined) {
+    return capAttachment({ kind, path: uri.path, range, text, complete: true }, usedChars);
+  }
+  if (uri.scheme !== 'file') return { ok: false, reason: `${uri.toString(true)} is not a file on disk; only workspace files can be attached.` };
+  let declined = false;
+  const context = withConfirm(tools, async (request) => {
+    const allowed = await ask(request);
+    declined = !allowed;
+    return allowed;
+  });
+  try {
+    const resolved = await resolveWorkspacePath(context, uri.fsPath);
+    const consent = { tool: 'attach', args: { path: resolved.display } };
+    if (text !== undefined) {
+      await requireSensitiveConsent(context, resolved, consent);
+      return capAttachment({ kind, path: resolved.display, range, text, complete: true }, usedChars);
+    }
+    const { handle, stat } = await openRegularFile(resolved);
+    try {
+      // Asked with the file already open, as read_file asks: what the person allows is what is read.
+      await requireSensitiveConsent(context, resolved, consent);
+      if (await looksBinary(handle)) return capAttachment({ kind, path: resolved.display, text: '', complete: true, totalBytes: stat.size, binary: true }, usedChars);
+      const head = Buffer.alloc(Math.min(stat.size, HEAD_BYTES));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      const read = head.subarray(0, bytesRead).toString('utf8');
+      return capAttachment({ kind, path: resolved.display, text: read, complete: bytesRead >= stat.size, totalBytes: stat.size }, usedChars);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (declined) return { ok: false, reason: `Not attached: you chose not to send ${vscode.workspace.asRelativePath(uri)} to the model.` };
+    if (error instanceof WorkspacePathError || error instanceof PathRefusedError) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+/** The workspace's ToolContext (roots, sensitive globs) with its own way of asking. */
+function withConfirm(base: ToolContext, confirm: (request: ConfirmationRequest) => Promise<boolean>): ToolContext {
+  return {
+    get systemPrompt() {
+      return base.systemPrompt;
+    },
+    get sessionContext() {
+      return base.sessionContext;
+    },
+    get sessionContextFilePath() {
+      return base.sessionContextFilePath;
+    },
+    get workspaceRoot() {
+      return base.workspaceRoot;
+    },
+    get workspaceRoots() {
+      return base.workspaceRoots;
+    },
+    get sensitiveGlobs() {
+      return base.sensitiveGlobs;
+    },
+    confirm,
+  };
+}
+
+/** A sensitive file is attached only when the person says so, in a dialog that names why. */
+async function askBeforeAttaching(request: ConfirmationRequest): Promise<boolean> {
+  const file = request.paths?.[0] ?? 'This file';
+  const why = /\((it matches [^)]*)\)/.exec(request.summary)?.[1] ?? 'it matches toolbelt.tools.sensitiveFiles';
+  const choice = await vscode.window.showWarningMessage(
+    `Attach ${file}? It may hold secrets.`,
+    { modal: true, detail: `${file} is marked sensitive (${why}). Attaching it sends its content to the model.` },
+    'Attach',
+  );
+  return choice === 'Attach';
+}

@@ -50,6 +50,10 @@ export interface Highlighted {
 
 const cache = new Map<string, Highlighted | undefined>();
 const CACHE_ENTRIES = 64;
+/** Characters the cache may hold (code and HTML): a few large blocks, or many small ones. */
+const CACHE_CHARS = 4_000_000;
+let cachedChars = 0;
+const sizeOf = (key: string, value: Highlighted | undefined) => key.length + (value?.html.length ?? 0);
 
 /**
  * Highlights a block in the language its fence names, or a guessed one for a short block that
@@ -67,7 +71,12 @@ export function highlightCode(code: string, languageWord: string | undefined): H
   }
   const result = highlightUncached(code, languageWord);
   cache.set(key, result);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cachedChars += sizeOf(key, result);
+  while (cache.size > CACHE_ENTRIES || cachedChars > CACHE_CHARS) {
+    const [oldest, value] = cache.entries().next().value as [string, Highlighted | undefined];
+    cache.delete(oldest);
+    cachedChars -= sizeOf(oldest, value);
+  }
   return result;
 }
 

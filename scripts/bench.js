@@ -55,6 +55,7 @@ async function main() {
   if (part('mcp')) results.mcp = mcpBench();
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
+  if (part('shell')) results.shellCode = shellCodeCost();
   // A partial run (--only) writes apart, so bench.json always holds a whole run.
   const file = path.join(ROOT, 'test-results', ONLY.length ? `bench-${ONLY.join('-')}.json` : 'bench.json');
   report(results, file);
@@ -344,6 +345,33 @@ async function inHosts(floors, orderOf, runCount = HOST_RUNS) {
 }
 
 /**
+ * The shell's own code, apart from VS Code: dist/extension.js loaded and activated in fresh Node
+ * processes against a stand-in `vscode` whose registrations cost nothing, next to the same
+ * registrations written plainly (test/bench/shellActivation.ts), in alternated pairs.
+ */
+function shellCodeCost() {
+  const PAIRS = 25;
+  const side = (name) => {
+    const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'shellActivation.js'), name, ROOT], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`the shell's ${name} side failed:\n${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  const toolbelt = [];
+  const floor = [];
+  for (let i = 0; i < PAIRS; i++) {
+    if (i % 2) {
+      toolbelt.push(side('toolbelt'));
+      floor.push(side('floor'));
+    } else {
+      floor.push(side('floor'));
+      toolbelt.push(side('toolbelt'));
+    }
+  }
+  const mid = (runs, key) => median(runs.map((r) => r[key]));
+  return { pairs: PAIRS, toolbeltMs: mid(toolbelt, 'totalMs'), toolbeltLoadMs: mid(toolbelt, 'loadMs'), toolbeltCpuMs: mid(toolbelt, 'cpuMs'), floorMs: mid(floor, 'totalMs'), floorCpuMs: mid(floor, 'cpuMs'), loadAverage: os.loadavg()[0] };
+}
+
+/**
  * Toolbelt as the bench installs it: the real package.json without `onStartupFinished` (the host
  * would activate it by itself before the bench could time it), the real dist/ and media/ linked.
  * activate() runs the same code whatever event triggered it.
@@ -354,7 +382,10 @@ function installForTiming(extensionsDir) {
   fs.mkdirSync(dir);
   pkg.activationEvents = pkg.activationEvents.filter((event) => event !== 'onStartupFinished');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  for (const folder of ['dist', 'media']) fs.symlinkSync(path.join(ROOT, folder), path.join(dir, folder), 'dir');
+  // TOOLBELT_BENCH_DIST: another build's dist/ (a before/after comparison in the same conditions).
+  const dist = process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist');
+  fs.symlinkSync(dist, path.join(dir, 'dist'), 'dir');
+  fs.symlinkSync(path.join(ROOT, 'media'), path.join(dir, 'media'), 'dir');
   return pkg;
 }
 
@@ -443,6 +474,16 @@ function report(r, file) {
             undefined,
           ]),
           ['load average (1 min) during the floor runs', r.activationFloors.loadAverages.map((v) => v.toFixed(1)).join(', '), '', undefined],
+        ]
+      : []),
+    ...(r.shellCode
+      ? [
+          [
+            `the shell's own code (load + activate() against a no-op vscode, fresh processes, median of ${r.shellCode.pairs} pairs, load ${r.shellCode.loadAverage.toFixed(1)})`,
+            `${ms(r.shellCode.toolbeltMs)} (load ${ms(r.shellCode.toolbeltLoadMs)}; CPU ${ms(r.shellCode.toolbeltCpuMs)}) vs the same registrations written plainly ${ms(r.shellCode.floorMs)} (CPU ${ms(r.shellCode.floorCpuMs)})`,
+            '',
+            undefined,
+          ],
         ]
       : []),
     ...Object.entries(r.bundles).map(([file, bytes]) =>

@@ -85,6 +85,35 @@ const shellApartFromHost = {
 };
 
 /**
+ * In a CommonJS bundle, `import * as vscode from 'vscode'` (or any `import` of an external module)
+ * becomes a wrapper that copies every export of the module into a new object at load time, once
+ * per importing module: for VS Code's API that is several hundred properties, at activation. The
+ * shell imports external modules as `import vscode = require('vscode')`, a plain require.
+ */
+function wrappedImportsInShell(metafile) {
+  const shell = Object.entries(metafile.outputs).find(([file]) => path.normalize(file) === SHELL_BUNDLE);
+  if (!shell) return [];
+  return Object.entries(shell[1].inputs)
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .flatMap(([input]) => (metafile.inputs[input]?.imports ?? []).filter((entry) => entry.external && entry.kind === 'import-statement').map((entry) => `${input} imports ${entry.path}`));
+}
+
+const shellPlainRequires = {
+  name: 'shell-plain-requires',
+  setup(build) {
+    build.onEnd((result) => {
+      const wrapped = result.metafile ? wrappedImportsInShell(result.metafile) : [];
+      if (wrapped.length === 0) return;
+      console.error(
+        `✘ [ERROR] ${SHELL_BUNDLE} loads at activation, where an external module's \`import\` costs a copy of all its exports:\n` +
+          wrapped.map((line) => `    ${line}`).join('\n') +
+          "\n  Write `import vscode = require('vscode');` (a plain require) in the shell's modules.",
+      );
+    });
+  },
+};
+
+/**
  * npm packages the extension needs only after activation (unbash: run_bash's command policy).
  * Each is bundled apart into dist/lib-<name>.js; the node bundles that import it get a stand-in
  * whose exports load the real one on first use, so activation does not read it.
@@ -184,7 +213,7 @@ const targets = [
     target: 'node20',
     external: ['vscode'],
     alias: ESM_BUILDS,
-    plugins: [...common.plugins, deferPackages, splitModules, chatWithoutToolCore, shellApartFromHost],
+    plugins: [...common.plugins, deferPackages, splitModules, chatWithoutToolCore, shellApartFromHost, shellPlainRequires],
   },
   ...DEFERRED_PACKAGES.map((name) => ({
     ...common,
@@ -236,8 +265,9 @@ async function main() {
   const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
   warnIfLeftOutOfPackage(results);
-  // chatWithoutToolCore and shellApartFromHost have said which; a one-shot build fails.
-  if (results.some((result) => toolCoreInChatBundle(result.metafile).length > 0 || modulesSharedWithShell(result.metafile).length > 0)) process.exit(1);
+  // chatWithoutToolCore, shellApartFromHost and shellPlainRequires have said which; a one-shot build fails.
+  const failed = (metafile) => toolCoreInChatBundle(metafile).length > 0 || modulesSharedWithShell(metafile).length > 0 || wrappedImportsInShell(metafile).length > 0;
+  if (results.some((result) => failed(result.metafile))) process.exit(1);
   for (const result of results) {
     for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
       if (!file.endsWith('.map')) console.log(`${path.relative('.', file)}  ${(bytes / 1024).toFixed(1)} KB`);
@@ -252,4 +282,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { deferPackages, deferredFile, toolCoreInChatBundle, modulesSharedWithShell };
+module.exports = { deferPackages, deferredFile, toolCoreInChatBundle, modulesSharedWithShell, wrappedImportsInShell };

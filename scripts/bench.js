@@ -20,6 +20,7 @@ const { chromium } = require('playwright-core');
 const os = require('node:os');
 const { ROOT, ensureHost, startCodeServer, copyWorkspace, chromiumLaunchOptions } = require('./lib/host');
 const { QUIET_USER_SETTINGS } = require('./lib/extensionHost');
+const { FLOORS, PUBLISHER: FLOOR_PUBLISHER, writeFloorExtension } = require('./lib/benchFloors');
 
 // Compiled tests; TOOLBELT_BENCH_OUT points elsewhere (e.g. a helper's own tsc output folder).
 const OUT = process.env.TOOLBELT_BENCH_OUT ? path.resolve(process.env.TOOLBELT_BENCH_OUT) : path.join(ROOT, 'out');
@@ -53,6 +54,8 @@ async function main() {
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
   if (part('activation')) results.activation = await hostActivation();
+  if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
+  if (part('shell')) results.shellCode = shellCodeCost();
   // A partial run (--only) writes apart, so bench.json always holds a whole run.
   const file = path.join(ROOT, 'test-results', ONLY.length ? `bench-${ONLY.join('-')}.json` : 'bench.json');
   report(results, file);
@@ -218,24 +221,7 @@ async function renderCost() {
  * over HOST_RUNS warm hosts (test/bench/index.ts does the timing inside the host).
  */
 async function hostActivation() {
-  const host = ensureHost();
-  const runs = [];
-  const extensions = fs.mkdtempSync(path.join(os.tmpdir(), 'toolbelt-bench-ext-'));
-  const runnerParent = fs.mkdtempSync(path.join(os.tmpdir(), 'toolbelt-bench-runner-'));
-  try {
-    // All three are installed extensions, loaded alike; the suite runs from a fourth, under development.
-    installForTiming(extensions);
-    const empty = writeEmptyExtension(extensions, 'empty');
-    writeEmptyExtension(extensions, 'warmup');
-    const runner = writeEmptyExtension(runnerParent, 'runner');
-    for (let i = 0; i < HOST_RUNS; i++) {
-      fs.writeFileSync(path.join(empty, 'bench-order.json'), JSON.stringify({ toolbeltFirst: i % 2 === 0 }));
-      runs.push(await activationInHost(host, extensions, runner));
-    }
-  } finally {
-    fs.rmSync(extensions, { recursive: true, force: true });
-    fs.rmSync(runnerParent, { recursive: true, force: true });
-  }
+  const runs = await inHosts([], (i) => (i % 2 === 0 ? [TOOLBELT_ID, EMPTY_ID] : [EMPTY_ID, TOOLBELT_ID]));
   const mid = (key) => median(runs.map((r) => r[key]));
   const last = runs[runs.length - 1];
   return {
@@ -246,11 +232,143 @@ async function hostActivation() {
     bundleRequireMs: mid('bundleRequireMs'),
     overEmptyMs: mid('overEmptyMs'),
     overEmptyRangeMs: [Math.min(...runs.map((r) => r.overEmptyMs)), Math.max(...runs.map((r) => r.overEmptyMs))],
+    ownCpuOverEmptyMs: mid('ownCpuOverEmptyMs'),
+    ownCpuOverEmptyRangeMs: [Math.min(...runs.map((r) => r.ownCpuOverEmptyMs)), Math.max(...runs.map((r) => r.ownCpuOverEmptyMs))],
+    loadCpuMs: mid('loadCpuMs'),
+    activateCpuMs: mid('activateCpuMs'),
+    emptyLoadCpuMs: mid('emptyLoadCpuMs'),
+    emptyActivateCpuMs: mid('emptyActivateCpuMs'),
+    ownOverEmptyMs: mid('ownOverEmptyMs'),
+    ownOverEmptyRangeMs: [Math.min(...runs.map((r) => r.ownOverEmptyMs)), Math.max(...runs.map((r) => r.ownOverEmptyMs))],
+    loadMs: mid('loadMs'),
+    activateMs: mid('activateMs'),
+    emptyLoadMs: mid('emptyLoadMs'),
+    emptyActivateMs: mid('emptyActivateMs'),
+    busyOverEmptyMs: mid('busyOverEmptyMs'),
+    busyOverEmptyRangeMs: [Math.min(...runs.map((r) => r.busyOverEmptyMs)), Math.max(...runs.map((r) => r.busyOverEmptyMs))],
     loadedFiles: last.loadedFiles,
     loadedBytes: last.loadedBytes,
     chatBundleLoaded: runs.some((r) => r.chatBundleLoaded),
+    loadAverages: runs.map((r) => r.loadAverage),
     runs,
   };
+}
+
+const TOOLBELT_ID = 'toolbelt.toolbelt';
+const EMPTY_ID = `${FLOOR_PUBLISHER}.empty`;
+const floorId = (name) => `${FLOOR_PUBLISHER}.${name}`;
+
+/**
+ * The floors (`--only=activation-floors`): what VS Code itself charges for the registrations
+ * Toolbelt must make at activation, timed in the same host as Toolbelt. Host runs cycle through
+ * three plans, each in an order that alternates over the runs:
+ *   - each surface alone (tree view, webview view, 13 tools, the participant, the commands) and
+ *     the empty extension: none shares VS Code's code with another, so each pays its first use;
+ *     then all of them together (floor-all), now with VS Code's code warm;
+ *   - Toolbelt and the empty extension, then floor-all (warm);
+ *   - floor-all and the empty extension, then Toolbelt (warm) and floor-all-again (warm).
+ * Toolbelt minus floor-all, both cold or both warm, is what Toolbelt's own code costs.
+ */
+async function hostActivationFloors() {
+  const singles = ['floor-tree', 'floor-webview', 'floor-tools', 'floor-participant', 'floor-commands'].map(floorId);
+  const plans = [
+    (n) => [...rotate([...singles, EMPTY_ID], n), floorId('floor-all'), floorId('floor-treeprovider')],
+    (n) => [...(n % 2 === 0 ? [TOOLBELT_ID, EMPTY_ID] : [EMPTY_ID, TOOLBELT_ID]), floorId('floor-all')],
+    (n) => [...(n % 2 === 0 ? [floorId('floor-all'), EMPTY_ID] : [EMPTY_ID, floorId('floor-all')]), TOOLBELT_ID, floorId('floor-all-again')],
+  ];
+  const runs = await inHosts(Object.keys(FLOORS), (i) => plans[i % plans.length](Math.floor(i / plans.length)), HOST_RUNS * plans.length);
+  const byPlan = plans.map((_, p) => runs.filter((_, i) => i % plans.length === p));
+  const stats = (planRuns, id) => {
+    const own = (m) => m.loadMs + m.activateMs;
+    const ownCpu = (m) => m.loadCpuMs + m.activateCpuMs;
+    const loadAndActivate = planRuns.map((r) => own(r.measured[id]) - own(r.measured[EMPTY_ID]));
+    const loadAndActivateCpu = planRuns.map((r) => ownCpu(r.measured[id]) - ownCpu(r.measured[EMPTY_ID]));
+    const call = planRuns.map((r) => r.measured[id].activateCallMs - r.measured[EMPTY_ID].activateCallMs);
+    const busy = planRuns.map((r) => r.measured[id].busyMs - r.measured[EMPTY_ID].busyMs);
+    return {
+      ownCpuOverEmptyMs: median(loadAndActivateCpu),
+      ownCpuOverEmptyRangeMs: [Math.min(...loadAndActivateCpu), Math.max(...loadAndActivateCpu)],
+      loadCpuMs: median(planRuns.map((r) => r.measured[id].loadCpuMs)),
+      activateCpuMs: median(planRuns.map((r) => r.measured[id].activateCpuMs)),
+      ownOverEmptyMs: median(loadAndActivate),
+      ownOverEmptyRangeMs: [Math.min(...loadAndActivate), Math.max(...loadAndActivate)],
+      loadMs: median(planRuns.map((r) => r.measured[id].loadMs)),
+      activateMs: median(planRuns.map((r) => r.measured[id].activateMs)),
+      overEmptyMs: median(call), overEmptyRangeMs: [Math.min(...call), Math.max(...call)], busyOverEmptyMs: median(busy), busyOverEmptyRangeMs: [Math.min(...busy), Math.max(...busy)] };
+  };
+  const rows = {};
+  for (const id of singles) rows[`${id} (cold)`] = stats(byPlan[0], id);
+  rows['floor-all (warm, after the singles)'] = stats(byPlan[0], floorId('floor-all'));
+  rows['floor-treeprovider (warm)'] = stats(byPlan[0], floorId('floor-treeprovider'));
+  rows['Toolbelt (cold)'] = stats(byPlan[1], TOOLBELT_ID);
+  rows['floor-all (warm, after Toolbelt)'] = stats(byPlan[1], floorId('floor-all'));
+  rows['floor-all (cold)'] = stats(byPlan[2], floorId('floor-all'));
+  rows['Toolbelt (warm, after floor-all)'] = stats(byPlan[2], TOOLBELT_ID);
+  rows['floor-all-again (warm)'] = stats(byPlan[2], floorId('floor-all-again'));
+  return { hostRunsPerPlan: byPlan.map((p) => p.length), rows, loadAverages: runs.map((r) => r.loadAverage), runs };
+}
+
+function rotate(list, by) {
+  const k = by % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+/**
+ * `runCount` code-server hosts with Toolbelt, the empty extensions and the `floors` installed;
+ * `orderOf(i)` says which extensions host run i times, in which order. Resolves with the reports.
+ */
+async function inHosts(floors, orderOf, runCount = HOST_RUNS) {
+  const host = ensureHost();
+  const runs = [];
+  const extensions = fs.mkdtempSync(path.join(os.tmpdir(), 'toolbelt-bench-ext-'));
+  const runnerParent = fs.mkdtempSync(path.join(os.tmpdir(), 'toolbelt-bench-runner-'));
+  try {
+    // All are installed extensions, loaded alike; the suite runs from one more, under development.
+    const manifest = installForTiming(extensions);
+    const empty = writeEmptyExtension(extensions, 'empty');
+    writeEmptyExtension(extensions, 'warmup');
+    for (const name of floors) writeFloorExtension(extensions, name, manifest);
+    const runner = writeEmptyExtension(runnerParent, 'runner');
+    for (let i = 0; i < runCount; i++) {
+      const order = orderOf(i);
+      fs.writeFileSync(path.join(empty, 'bench-order.json'), JSON.stringify({ order }));
+      const loadAverage = os.loadavg()[0];
+      const report = await activationInHost(host, extensions, runner);
+      runs.push({ ...report, loadAverage: Math.max(loadAverage, os.loadavg()[0]) });
+      console.log(`[bench] host run ${i + 1}/${runCount} (load ${loadAverage.toFixed(1)}): ${order.map((id) => `${id.replace(/^.*\./, '')} ${timesOf(report.measured[id])}`).join(', ')} ms (load+activate CPU/load+activate wall/whole call/busy)`);
+    }
+  } finally {
+    fs.rmSync(extensions, { recursive: true, force: true });
+    fs.rmSync(runnerParent, { recursive: true, force: true });
+  }
+  return runs;
+}
+
+/**
+ * The shell's own code, apart from VS Code: dist/extension.js loaded and activated in fresh Node
+ * processes against a stand-in `vscode` whose registrations cost nothing, next to the same
+ * registrations written plainly (test/bench/shellActivation.ts), in alternated pairs.
+ */
+function shellCodeCost() {
+  const PAIRS = 25;
+  const side = (name) => {
+    const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'shellActivation.js'), name, ROOT], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`the shell's ${name} side failed:\n${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  const toolbelt = [];
+  const floor = [];
+  for (let i = 0; i < PAIRS; i++) {
+    if (i % 2) {
+      toolbelt.push(side('toolbelt'));
+      floor.push(side('floor'));
+    } else {
+      floor.push(side('floor'));
+      toolbelt.push(side('toolbelt'));
+    }
+  }
+  const mid = (runs, key) => median(runs.map((r) => r[key]));
+  return { pairs: PAIRS, toolbeltMs: mid(toolbelt, 'totalMs'), toolbeltLoadMs: mid(toolbelt, 'loadMs'), toolbeltCpuMs: mid(toolbelt, 'cpuMs'), floorMs: mid(floor, 'totalMs'), floorCpuMs: mid(floor, 'cpuMs'), loadAverage: os.loadavg()[0] };
 }
 
 /**
@@ -264,7 +382,11 @@ function installForTiming(extensionsDir) {
   fs.mkdirSync(dir);
   pkg.activationEvents = pkg.activationEvents.filter((event) => event !== 'onStartupFinished');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  for (const folder of ['dist', 'media']) fs.symlinkSync(path.join(ROOT, folder), path.join(dir, folder), 'dir');
+  // TOOLBELT_BENCH_DIST: another build's dist/ (a before/after comparison in the same conditions).
+  const dist = process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist');
+  fs.symlinkSync(dist, path.join(dir, 'dist'), 'dir');
+  fs.symlinkSync(path.join(ROOT, 'media'), path.join(dir, 'media'), 'dir');
+  return pkg;
 }
 
 /**
@@ -315,6 +437,10 @@ async function activationInHost(host, extensionsDir, runner) {
   }
 }
 
+function timesOf(m) {
+  return `${m.loadCpuMs.toFixed(1)}+${m.activateCpuMs.toFixed(1)}/${m.loadMs.toFixed(1)}+${m.activateMs.toFixed(1)}/${m.activateCallMs.toFixed(1)}/${m.busyMs.toFixed(1)}`;
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -330,9 +456,34 @@ function report(r, file) {
           ['activation (inside activate())', ms(act.activationMs), `≤ ${TARGETS.activationMs} ms`, act.activationMs <= TARGETS.activationMs],
           [`activate() from the host, Toolbelt vs an empty extension (median of ${act.hostRuns} host runs)`, `${ms(act.activateCallMs)} vs ${ms(act.emptyActivateCallMs)}`, '', undefined],
           ['of which loading dist/extension.js (required again, fresh)', ms(act.bundleRequireMs), '', undefined],
-          ['activate() over an empty extension', `${ms(act.overEmptyMs)} (runs: ${act.overEmptyRangeMs.map((v) => v.toFixed(1)).join('–')} ms)`, `≤ ${TARGETS.activationOverEmptyMs} ms`, act.overEmptyMs <= TARGETS.activationOverEmptyMs],
+          ['load + activate() over an empty extension, CPU time of the host process', `${ms(act.ownCpuOverEmptyMs)} (runs: ${act.ownCpuOverEmptyRangeMs.map((v) => v.toFixed(1)).join('–')} ms; Toolbelt ${ms(act.loadCpuMs)} + ${ms(act.activateCpuMs)}, empty ${ms(act.emptyLoadCpuMs)} + ${ms(act.emptyActivateCpuMs)})`, `≤ ${TARGETS.activationOverEmptyMs} ms`, act.ownCpuOverEmptyMs <= TARGETS.activationOverEmptyMs],
+          ['load + activate() over an empty extension, wall time (timed around the host\'s require and activate call)', `${ms(act.ownOverEmptyMs)} (runs: ${act.ownOverEmptyRangeMs.map((v) => v.toFixed(1)).join('–')} ms; Toolbelt ${ms(act.loadMs)} + ${ms(act.activateMs)}, empty ${ms(act.emptyLoadMs)} + ${ms(act.emptyActivateMs)})`, `≤ ${TARGETS.activationOverEmptyMs} ms`, act.ownOverEmptyMs <= TARGETS.activationOverEmptyMs],
+          ['extension.activate() over an empty extension (with the storage round trips to the workbench)', `${ms(act.overEmptyMs)} (runs: ${act.overEmptyRangeMs.map((v) => v.toFixed(1)).join('–')} ms)`, `≤ ${TARGETS.activationOverEmptyMs} ms`, act.overEmptyMs <= TARGETS.activationOverEmptyMs],
+          ['of that, the extension host busy (not waiting for the workbench), over the empty one', `${ms(act.busyOverEmptyMs)} (runs: ${act.busyOverEmptyRangeMs.map((v) => v.toFixed(1)).join('–')} ms)`, '', undefined],
+          ['load average (1 min) during the host runs', act.loadAverages.map((v) => v.toFixed(1)).join(', '), '', undefined],
           ['code loaded at activation', `${(act.loadedBytes / KB).toFixed(1)} KB (${act.loadedFiles.join(', ')})`, `≤ ${TARGETS.activationLoadedKB} KB`, act.loadedBytes / KB <= TARGETS.activationLoadedKB && !act.chatBundleLoaded],
           ['chat bundle loaded at activation', String(act.chatBundleLoaded), 'false', !act.chatBundleLoaded],
+        ]
+      : []),
+    ...(r.activationFloors
+      ? [
+          ...Object.entries(r.activationFloors.rows).map(([name, row]) => [
+            `${name} over the empty extension: load + activate() CPU / wall / whole activate call / host busy (${r.activationFloors.hostRunsPerPlan.join('/')} host runs)`,
+            `${ms(row.ownCpuOverEmptyMs)} (${row.ownCpuOverEmptyRangeMs.map((v) => v.toFixed(1)).join('–')}; ${ms(row.loadCpuMs)} + ${ms(row.activateCpuMs)}) / ${ms(row.ownOverEmptyMs)} (${row.ownOverEmptyRangeMs.map((v) => v.toFixed(1)).join('–')}; ${ms(row.loadMs)} + ${ms(row.activateMs)}) / ${ms(row.overEmptyMs)} (${row.overEmptyRangeMs.map((v) => v.toFixed(1)).join('–')}) / ${ms(row.busyOverEmptyMs)} (${row.busyOverEmptyRangeMs.map((v) => v.toFixed(1)).join('–')})`,
+            '',
+            undefined,
+          ]),
+          ['load average (1 min) during the floor runs', r.activationFloors.loadAverages.map((v) => v.toFixed(1)).join(', '), '', undefined],
+        ]
+      : []),
+    ...(r.shellCode
+      ? [
+          [
+            `the shell's own code (load + activate() against a no-op vscode, fresh processes, median of ${r.shellCode.pairs} pairs, load ${r.shellCode.loadAverage.toFixed(1)})`,
+            `${ms(r.shellCode.toolbeltMs)} (load ${ms(r.shellCode.toolbeltLoadMs)}; CPU ${ms(r.shellCode.toolbeltCpuMs)}) vs the same registrations written plainly ${ms(r.shellCode.floorMs)} (CPU ${ms(r.shellCode.floorCpuMs)})`,
+            '',
+            undefined,
+          ],
         ]
       : []),
     ...Object.entries(r.bundles).map(([file, bytes]) =>

@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require (see src/extension.ts)
+import vscode = require('vscode');
 import type { ChatProviderShape } from './nativeChat/chatProviderApi';
 
 /**

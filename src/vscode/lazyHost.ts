@@ -1,5 +1,7 @@
-import * as path from 'node:path';
-import * as vscode from 'vscode';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require (see src/extension.ts)
+import path = require('node:path');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require (see src/extension.ts)
+import vscode = require('vscode');
 import type { ChatTargets } from './chatStandIns';
 import type { Host, HostShell } from './host';
 import type * as HostModule from './host';

@@ -1,58 +1,102 @@
 import * as fs from 'node:fs';
+import Module from 'node:module';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { ToolbeltApi } from '../../src/vscode/api';
 
 /** The empty extensions the bench loads next to Toolbelt (scripts/bench.js writes them). */
 export const EMPTY_EXTENSION_ID = 'toolbelt-bench.empty';
 export const WARMUP_EXTENSION_ID = 'toolbelt-bench.warmup';
+export const TOOLBELT_EXTENSION_ID = 'toolbelt.toolbelt';
 
 /** How long the host gets to finish its own start-up before anything is timed. */
 const SETTLE_MS = 3000;
+/**
+ * Between two timed activations: the workbench handles what the first one registered (views,
+ * tools, commands) while the next waits for its storage, so back to back the second extension is
+ * charged for the first one's aftermath (measured: an empty extension took 8 ms after the warm-up
+ * and 36–40 ms right after Toolbelt).
+ */
+const BETWEEN_MS = 1000;
 
-interface Activation {
-  /** `extension.activate()` as the host runs it: require the main file, call activate(). */
+export interface Activation {
+  /** The host's require of the extension's main file (timed around the host's own require). */
+  loadMs: number;
+  /** The host's call of the module's activate(), until it returns (Toolbelt's and the floors' are synchronous). */
+  activateMs: number;
+  /** CPU time of the host process in those two: on a loaded machine the wall times also count the time it waited for a core. */
+  loadCpuMs: number;
+  activateCpuMs: number;
+  /** `extension.activate()` as another extension sees it: the above, the storage round trips to the workbench, and whatever else the host did meanwhile. */
   activateCallMs: number;
+  /** Of that, the time the extension host's event loop was busy (not waiting for the workbench). */
+  busyMs: number;
   /** Files of the extension's own folder that activation loaded. */
   loadedFiles: string[];
   loadedBytes: number;
 }
 
+/** What scripts/bench.js writes next to the empty extension: which extensions to time, in order. */
+interface BenchOrder {
+  order: string[];
+}
+
 /**
  * Runs inside the real extension host for `npm run bench`: once the host has settled and a
- * throwaway empty extension has taken the host's first-activation costs, activates Toolbelt and
- * an empty extension (in the order bench-order.json gives, so the bench can alternate it over
- * host runs) and reports both, as one `BENCH {...}` line the bench script reads.
+ * throwaway empty extension has taken the host's first-activation costs, activates the extensions
+ * bench-order.json lists (Toolbelt, the empty one, the floor extensions), in that order, so the
+ * bench can alternate it over host runs, and reports them as one `BENCH {...}` line.
  */
 export async function run(): Promise<void> {
-  const toolbelt = required<ToolbeltApi>('toolbelt.toolbelt');
   const empty = required<unknown>(EMPTY_EXTENSION_ID);
   const warmup = required<unknown>(WARMUP_EXTENSION_ID);
-  const { toolbeltFirst } = JSON.parse(fs.readFileSync(path.join(empty.extensionPath, 'bench-order.json'), 'utf8')) as { toolbeltFirst: boolean };
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  await measure(warmup);
-  let toolbeltRun: Activation;
-  let emptyRun: Activation;
-  if (toolbeltFirst) {
-    toolbeltRun = await measure(toolbelt);
-    emptyRun = await measure(empty);
-  } else {
-    emptyRun = await measure(empty);
-    toolbeltRun = await measure(toolbelt);
+  const { order } = JSON.parse(fs.readFileSync(path.join(empty.extensionPath, 'bench-order.json'), 'utf8')) as BenchOrder;
+  const extensions = order.map((id) => required<unknown>(id));
+  const timings = timeLoadAndActivate([warmup, ...extensions]);
+  await pause(SETTLE_MS);
+  await measure(warmup, timings);
+  const measured: Record<string, Activation> = {};
+  for (const extension of extensions) {
+    await pause(BETWEEN_MS);
+    measured[extension.id] = await measure(extension, timings);
   }
-  const api = toolbelt.exports;
-  const report = {
-    bundleRequireMs: requireAgainMs(path.join(toolbelt.extensionPath, toolbelt.packageJSON.main as string)),
-    toolbeltFirst,
-    activationMs: api.activationMs,
-    activateCallMs: toolbeltRun.activateCallMs,
-    emptyActivateCallMs: emptyRun.activateCallMs,
-    overEmptyMs: toolbeltRun.activateCallMs - emptyRun.activateCallMs,
-    loadedFiles: toolbeltRun.loadedFiles,
-    loadedBytes: toolbeltRun.loadedBytes,
-    chatBundleLoaded: toolbeltRun.loadedFiles.some((file) => path.basename(file) === 'chat.js'),
-  };
+  timings.dispose();
+  const report: Record<string, unknown> = { order, measured };
+  const toolbeltRun = measured[TOOLBELT_EXTENSION_ID];
+  const emptyRun = measured[EMPTY_EXTENSION_ID];
+  if (toolbeltRun && emptyRun) {
+    const toolbelt = vscode.extensions.getExtension<ToolbeltApi>(TOOLBELT_EXTENSION_ID)!;
+    Object.assign(report, {
+      bundleRequireMs: requireAgainMs(path.join(toolbelt.extensionPath, toolbelt.packageJSON.main as string)),
+      toolbeltFirst: order.indexOf(TOOLBELT_EXTENSION_ID) < order.indexOf(EMPTY_EXTENSION_ID),
+      activationMs: toolbelt.exports.activationMs,
+      activateCallMs: toolbeltRun.activateCallMs,
+      emptyActivateCallMs: emptyRun.activateCallMs,
+      overEmptyMs: toolbeltRun.activateCallMs - emptyRun.activateCallMs,
+      loadMs: toolbeltRun.loadMs,
+      activateMs: toolbeltRun.activateMs,
+      emptyLoadMs: emptyRun.loadMs,
+      emptyActivateMs: emptyRun.activateMs,
+      ownOverEmptyMs: toolbeltRun.loadMs + toolbeltRun.activateMs - emptyRun.loadMs - emptyRun.activateMs,
+      loadCpuMs: toolbeltRun.loadCpuMs,
+      activateCpuMs: toolbeltRun.activateCpuMs,
+      emptyLoadCpuMs: emptyRun.loadCpuMs,
+      emptyActivateCpuMs: emptyRun.activateCpuMs,
+      ownCpuOverEmptyMs: toolbeltRun.loadCpuMs + toolbeltRun.activateCpuMs - emptyRun.loadCpuMs - emptyRun.activateCpuMs,
+      busyMs: toolbeltRun.busyMs,
+      emptyBusyMs: emptyRun.busyMs,
+      busyOverEmptyMs: toolbeltRun.busyMs - emptyRun.busyMs,
+      loadedFiles: toolbeltRun.loadedFiles,
+      loadedBytes: toolbeltRun.loadedBytes,
+      chatBundleLoaded: toolbeltRun.loadedFiles.some((file) => path.basename(file) === 'chat.js'),
+    });
+  }
   console.log(`BENCH ${JSON.stringify(report)}`);
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function required<T>(id: string): vscode.Extension<T> {
@@ -75,11 +119,79 @@ function requireAgainMs(file: string): number {
   return ms;
 }
 
-async function measure(extension: vscode.Extension<unknown>): Promise<Activation> {
+interface Span {
+  ms: number;
+  cpuMs: number;
+}
+
+interface LoadAndActivate extends vscode.Disposable {
+  load: Map<string, Span>;
+  activate: Map<string, Span>;
+}
+
+/**
+ * Wall and CPU time of `run`. The CPU time is the host process's (all its threads): Linux updates a
+ * single thread's figure (process.threadCpuUsage) only at scheduler ticks, too coarse for these spans.
+ */
+function timed<R>(run: () => R, record: (span: Span) => void): R {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  try {
+    return run();
+  } finally {
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    record({ ms, cpuMs: (used.user + used.system) / 1000 });
+  }
+}
+
+type ModuleLoad = (request: string, parent: unknown, isMain: boolean) => unknown;
+
+/**
+ * Times, around the host's own calls, the require of each extension's main file and its
+ * activate() call: what VS Code's Running Extensions view reports as code loading and activate
+ * call, at a finer resolution (the host's own marks are whole milliseconds). Nothing else the host
+ * does meanwhile (storage round trips to the workbench, other extensions' work) is counted.
+ */
+function timeLoadAndActivate(extensions: vscode.Extension<unknown>[]): LoadAndActivate {
+  const mains = new Map<string, string>();
+  for (const extension of extensions) {
+    const main = path.join(extension.extensionPath, extension.packageJSON.main as string);
+    mains.set(main, extension.id);
+    mains.set(main.replace(/\.js$/, ''), extension.id);
+  }
+  const load = new Map<string, Span>();
+  const activate = new Map<string, Span>();
+  const loader = Module as unknown as { _load: ModuleLoad };
+  const original = loader._load;
+  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean): unknown {
+    const id = typeof request === 'string' ? mains.get(request) : undefined;
+    if (!id) return original.call(this, request, parent, isMain);
+    const exports = timed(
+      () => original.call(this, request, parent, isMain) as Record<string, unknown>,
+      (span) => load.set(id, span),
+    );
+    const activateOf = exports.activate as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof activateOf !== 'function') return exports;
+    return {
+      ...exports,
+      activate: (...args: unknown[]): unknown =>
+        timed(
+          () => activateOf.apply(exports, args),
+          (span) => activate.set(id, span),
+        ),
+    };
+  };
+  return { load, activate, dispose: () => (loader._load = original) };
+}
+
+async function measure(extension: vscode.Extension<unknown>, timings: LoadAndActivate): Promise<Activation> {
   const before = new Set(Object.keys(require.cache));
+  const loop = performance.eventLoopUtilization();
   const started = performance.now();
   await extension.activate();
   const activateCallMs = performance.now() - started;
+  const busyMs = performance.eventLoopUtilization(loop).active;
   // Toolbelt's dist/ is a link into the repository (require sees the real path), and the
   // repository's .cache/ holds the host's own extensions.
   const dist = path.join(extension.extensionPath, 'dist');
@@ -88,5 +200,8 @@ async function measure(extension: vscode.Extension<unknown>): Promise<Activation
     .filter((file) => !before.has(file) && file.startsWith(root + path.sep) && !file.includes(`${path.sep}.cache${path.sep}`))
     .map((file) => path.relative(root, file));
   const loadedBytes = loadedFiles.reduce((sum, file) => sum + fs.statSync(path.join(root, file)).size, 0);
-  return { activateCallMs, loadedFiles, loadedBytes };
+  const load = timings.load.get(extension.id);
+  const activate = timings.activate.get(extension.id);
+  if (!load || !activate) throw new Error(`the bench did not see the host load and activate ${extension.id}`);
+  return { loadMs: load.ms, activateMs: activate.ms, loadCpuMs: load.cpuMs, activateCpuMs: activate.cpuMs, activateCallMs, busyMs, loadedFiles, loadedBytes };
 }

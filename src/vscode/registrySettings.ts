@@ -87,9 +87,9 @@ export class RegistrySettings {
         const edit = minimalEdit(before, after);
         const workspaceEdit = new vscode.WorkspaceEdit();
         workspaceEdit.replace(target.uri, new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.length)), edit.content);
-        if (!(await vscode.workspace.applyEdit(workspaceEdit)) || !(await document.save())) {
-          throw new Error(`Could not write ${vscode.workspace.asRelativePath(target.uri)}.`);
-        }
+        // save() also answers false when auto-save (on by default in the browser) saved it first.
+        const saved = (await vscode.workspace.applyEdit(workspaceEdit)) && ((await document.save()) || (!document.isDirty && document.getText() === after));
+        if (!saved) throw new Error(`Could not write ${vscode.workspace.asRelativePath(target.uri)}.`);
       }
       await reloaded.done;
       return true;

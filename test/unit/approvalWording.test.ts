@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { ApprovalBroker, approvalRecord, approvalScope, decisionRecord, whyAsked, whyProtected } from '../../src/chat/approvals';
 import type { ApprovalView } from '../../src/protocol';
-import type { ConfirmationRequest } from '../../src/tools/types';
+import { createBuiltinTool } from '../../src/tools/factory';
+import { BUILTIN_MANIFEST } from '../../src/tools/manifest';
+import { ToolRegistry } from '../../src/tools/registry';
+import type { ConfirmationRequest, ToolContext } from '../../src/tools/types';
+import { FakeScheduler } from '../support/fakeScheduler';
 
 function shownFor(request: ConfirmationRequest): ApprovalView {
   let shown: ApprovalView | undefined;
@@ -70,5 +74,29 @@ describe('Approval cards in words', () => {
     assert.deepEqual(approvalRecord(undefined, 'auto', 9), { outcome: 'allowed', by: 'auto', at: 9 });
     assert.equal(approvalRecord(undefined, 'refused', 9), undefined);
     assert.equal(approvalRecord(undefined, undefined, 9), undefined);
+  });
+
+  it('times a card by its run: the minutes a person took to decide are not counted, and who decided is reported', async () => {
+    const scheduler = new FakeScheduler();
+    const registry = new ToolRegistry({ defaultBudgetMs: 10_000, stopGraceMs: 1000, scheduler });
+    let decide!: (allowed: boolean) => void;
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    const context: ToolContext = {
+      systemPrompt: '',
+      sessionContext: '',
+      sessionContextFilePath: 'x.md',
+      workspaceRoot: process.cwd(),
+      confirm: () => (asked(), new Promise<boolean>((resolve) => (decide = resolve))),
+    };
+    registry.register(createBuiltinTool(BUILTIN_MANIFEST.find((d) => d.name === 'run_bash')!, context));
+    const running = registry.run('run_bash', { command: 'echo never', timeoutSeconds: 1 });
+    await wasAsked;
+    await scheduler.advance(5 * 60_000);
+    decide(false);
+    const result = await running;
+    assert.equal(result.status, 'refused');
+    assert.equal(result.durationMs, 0, 'five minutes of deciding, none of it counted');
+    assert.equal(approvalRecord(undefined, result.approvedBy, 1), undefined, 'a refusal reported by the tool is no approval');
   });
 });

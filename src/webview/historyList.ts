@@ -18,6 +18,8 @@ export class HistoryList {
   private entries: HistoryEntry[] = [];
   private currentId = '';
   private focusedId: string | undefined;
+  /** A rename or a delete question is open in a row: a list from the host waits until it closes. */
+  private asking = false;
 
   constructor(
     root: HTMLElement,
@@ -53,10 +55,13 @@ export class HistoryList {
 
   /** New entries from the host; `show` opens the list, otherwise an open list is only refreshed. */
   update(entries: HistoryEntry[], currentId: string, show: boolean, problem?: string): void {
+    const same = JSON.stringify([entries, currentId]) === JSON.stringify([this.entries, this.currentId]);
     this.entries = entries;
     this.currentId = currentId;
     if (!show && !this.open) return;
     const opening = !this.open;
+    // Nothing changed (a rename the list already shows), or a question is open in a row: the rows stay as they are.
+    if (!opening && !problem && this.problem.hidden && (same || this.asking)) return;
     this.element.hidden = false;
     this.problem.hidden = !problem;
     this.problem.textContent = problem ?? '';
@@ -74,6 +79,7 @@ export class HistoryList {
   }
 
   private render(): void {
+    this.asking = false;
     this.empty.hidden = this.entries.length > 0;
     this.list.replaceChildren(...this.entries.map((entry) => this.entryRow(entry)));
   }
@@ -188,6 +194,7 @@ export class HistoryList {
     input.addEventListener('blur', () => finish(false));
     input.addEventListener('click', (event) => event.stopPropagation());
     title.replaceWith(input);
+    this.asking = true;
     input.focus();
     input.select();
   }
@@ -208,6 +215,7 @@ export class HistoryList {
     const yes = button('Delete', 'primary history-confirm-delete', () => {
       const index = this.entries.indexOf(entry);
       this.focusedId = (this.entries[index + 1] ?? this.entries[index - 1])?.id;
+      this.asking = false;
       this.post({ type: 'deleteChat', chatId: id });
     });
     const no = button('Cancel', 'secondary', cancel);
@@ -220,6 +228,7 @@ export class HistoryList {
     });
     confirm.addEventListener('click', (event) => event.stopPropagation());
     row.replaceChildren(confirm);
+    this.asking = true;
     yes.focus();
   }
 

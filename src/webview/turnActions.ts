@@ -3,6 +3,8 @@ import './turnActions.css';
 import { button, el, type TranscriptView } from './transcript';
 
 type Post = (message: WebviewMessage) => void;
+const TURN_BUTTONS = ['turn-edit', 'turn-regenerate', 'turn-continue'] as const;
+type TurnButton = (typeof TURN_BUTTONS)[number];
 
 /**
  * The buttons on the last messages: Edit & resend on the last thing the person wrote,
@@ -38,25 +40,45 @@ export class TurnActionsView {
     this.apply();
   }
 
-  /** Puts the buttons on the items that have them now (an updated item is a new element). */
+  /**
+   * Puts the buttons on the items that have them now (an updated item is a new element). A button
+   * already in the right place stays, so a click is never lost to a message that re-renders nothing.
+   */
   apply(): void {
-    for (const bar of this.container.querySelectorAll('.turn-actions')) bar.remove();
-    if (this.busy) return;
+    const wanted = new Map<TurnButton, string>();
     const { edit, regenerate } = this.actions;
-    if (edit && edit !== this.editing?.id) {
-      const editButton = button('Edit', 'link-button turn-edit', () => this.startEdit(edit));
-      editButton.title = 'Change this message and send it again; the answer to it is replaced';
-      this.attach(edit, editButton);
+    if (!this.busy) {
+      if (edit && edit !== this.editing?.id) wanted.set('turn-edit', edit);
+      if (regenerate) wanted.set('turn-regenerate', regenerate);
+      if (this.actions.continue) wanted.set('turn-continue', this.actions.continue);
     }
-    if (regenerate) {
-      const again = button('Regenerate', 'link-button turn-regenerate', () => this.post({ type: 'regenerate' }));
-      again.title = 'Ask for this answer again; the model does not see the current one';
-      this.attach(regenerate, again);
+    for (const control of this.container.querySelectorAll<HTMLElement>('.turn-actions > button')) {
+      const kind = TURN_BUTTONS.find((k) => control.classList.contains(k));
+      const itemId = kind && wanted.get(kind);
+      if (kind && itemId && this.transcript.elementFor(itemId)?.contains(control)) wanted.delete(kind);
+      else control.remove();
     }
-    if (this.actions.continue) {
-      const go = button('Continue', 'secondary turn-continue', () => this.post({ type: 'continue' }));
-      go.title = 'Ask the model to go on from where it stopped, keeping what it wrote';
-      this.attach(this.actions.continue, go);
+    for (const bar of this.container.querySelectorAll('.turn-actions:empty')) bar.remove();
+    for (const [kind, itemId] of wanted) this.attach(itemId, this.control(kind));
+  }
+
+  private control(kind: TurnButton): HTMLButtonElement {
+    switch (kind) {
+      case 'turn-edit': {
+        const control = button('Edit', 'link-button turn-edit', () => this.actions.edit && this.startEdit(this.actions.edit));
+        control.title = 'Change this message and send it again; the answer to it is replaced';
+        return control;
+      }
+      case 'turn-regenerate': {
+        const control = button('Regenerate', 'link-button turn-regenerate', () => this.post({ type: 'regenerate' }));
+        control.title = 'Ask for this answer again; the model does not see the current one';
+        return control;
+      }
+      case 'turn-continue': {
+        const control = button('Continue', 'secondary turn-continue', () => this.post({ type: 'continue' }));
+        control.title = 'Ask the model to go on from where it stopped, keeping what it wrote';
+        return control;
+      }
     }
   }
 

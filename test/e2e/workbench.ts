@@ -68,13 +68,27 @@ export class Workbench {
       },
       env: options.env,
     });
-    hostLib.linkExtension(server.extensionsDir);
-    const browser = await chromium.launch(hostLib.chromiumLaunchOptions(host));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    const workbench = new Workbench(server, browser, page, workspace);
-    openWorkbenches.add(workbench);
-    await workbench.open();
-    return workbench;
+    let browser: Browser | undefined;
+    try {
+      hostLib.linkExtension(server.extensionsDir);
+      browser = await chromium.launch(hostLib.chromiumLaunchOptions(host));
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      const workbench = new Workbench(server, browser, page, workspace);
+      openWorkbenches.add(workbench);
+      await workbench.open().catch(async (error: unknown) => {
+        // A failed `before` hook gets no afterEach screenshot and no `after` to close this one.
+        const file = await workbench.screenshot('FAILED-workbench-start').catch(() => undefined);
+        if (file) console.log(`    screenshot: ${file}`);
+        openWorkbenches.delete(workbench);
+        throw error;
+      });
+      return workbench;
+    } catch (error) {
+      await browser?.close().catch(() => undefined);
+      await server.stop();
+      await fs.rm(path.dirname(workspace), { recursive: true, force: true });
+      throw error;
+    }
   }
 
   get url(): string {

@@ -23,6 +23,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly subscriptions: vscode.Disposable[] = [];
   private viewListeners: vscode.Disposable[] = [];
   private listening = false;
+  /** Asked for just before the panel's script was ready (it was hidden): sent once it says "ready". */
+  private readonly onReady = new Map<'focusInput' | 'addContext', number>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -60,12 +62,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   focusInput(): void {
-    this.post({ type: 'focusInput' });
+    this.postOrWait('focusInput');
   }
 
   /** Opens the composer's context picker, as its Add Context button does. */
   addContext(): void {
-    this.post({ type: 'addContext' });
+    this.postOrWait('addContext');
+  }
+
+  /** A view just shown loads its script after the focus command returns: what it should do then is kept for a few seconds. */
+  private postOrWait(type: 'focusInput' | 'addContext'): void {
+    this.onReady.set(type, Date.now());
+    this.post({ type });
   }
 
   dispose(): void {
@@ -95,6 +103,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     switch (message.type) {
       case 'ready':
         this.post({ type: 'state', state: controller.state() });
+        for (const [type, at] of this.onReady) if (Date.now() - at < 5000) this.post({ type });
+        this.onReady.clear();
         return;
       case 'send':
         if (controller.busy) {
@@ -104,9 +114,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.post({ type: 'reply', id: message.id, ok: true });
         await controller.send(message.text, message.attachments).catch(() => undefined); // shown in the transcript
         return;
-      case 'pickContext':
-        this.post({ type: 'attachments', ...(await this.pickContext(message.used)) });
+      case 'pickContext': {
+        // Always answered, so the composer's button never stays busy.
+        const picked = await this.pickContext(message.used).catch((error: unknown) => ({ attachments: [], problem: `Could not attach: ${error instanceof Error ? error.message : String(error)}` }));
+        this.post({ type: 'attachments', ...picked });
         return;
+      }
       case 'stop':
         controller.stop();
         return;

@@ -31,7 +31,7 @@ describe('Chat context and layout in a real workbench (browser)', function () {
     await workbench.pickOption(name);
   }
 
-  async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error(`Timed out: ${what}`);
@@ -84,11 +84,8 @@ describe('Chat context and layout in a real workbench (browser)', function () {
     await workbench.page.locator('.quick-input-widget input').fill('hello.ts');
     await workbench.page.locator('.quick-input-list [role=option]', { hasText: 'hello.ts' }).first().click();
     await editorText().click();
-    await workbench.page.keyboard.press('Control+B'); // hides the side bar with the chat in it
-    await workbench.page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+    await waitUntil(async () => !(await focusedInChat()).includes('message-input'), 'the editor has the focus');
     await workbench.page.keyboard.press('Control+Alt+K');
-    await workbench.page.locator('.part.sidebar').waitFor();
-    chat = await workbench.chatFrame();
     await waitUntil(async () => (await focusedInChat()).includes('message-input'), 'the message box has the focus');
   });
 

@@ -82,7 +82,7 @@ export class Workbench {
   }
 
   async open(): Promise<void> {
-    await this.page.goto(this.url);
+    await this.page.goto(this.url, { timeout: 90_000 });
     await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
   }
 

@@ -105,14 +105,18 @@ export class Workbench {
     await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
   }
 
-  /** Clicks Toolbelt's activity-bar icon and waits for its views (and the tools tree, when expanded). */
-  async openToolbelt(): Promise<void> {
+  /**
+   * Clicks Toolbelt's activity-bar icon and waits for its views. The Tools view starts collapsed
+   * (the chat gets the height); it is expanded and its tree waited for unless `expandTools` is false.
+   */
+  async openToolbelt(options: { expandTools?: boolean } = {}): Promise<void> {
     const icon = this.page.locator('.activitybar [aria-label="Toolbelt"]').first();
     await icon.waitFor({ timeout: 60_000 });
     const sidebarTitle = this.page.locator('.part.sidebar .composite.title h2', { hasText: 'Toolbelt' });
     if (!(await sidebarTitle.isVisible())) await icon.click();
     const toolsHeader = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
     await toolsHeader.waitFor({ timeout: 60_000 });
+    if (options.expandTools ?? true) await this.setToolsViewExpanded(true);
     if ((await toolsHeader.getAttribute('aria-expanded')) === 'true') {
       await this.toolsTree.locator('[role=treeitem]').first().waitFor({ timeout: 60_000 });
     }

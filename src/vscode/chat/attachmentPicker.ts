@@ -34,7 +34,7 @@ export async function pickAttachment(tools: ToolContext, usedChars: number, log?
   picker.items = editorItems;
   picker.busy = true;
   const cancel = new vscode.CancellationTokenSource();
-  void workspaceFiles(editorItems, cancel.token).then(
+  void workspaceFiles(cancel.token).then(
     (files) => {
       if (files.length) picker.items = [...editorItems, { label: 'Files', kind: vscode.QuickPickItemKind.Separator }, ...files];
       picker.busy = false;
@@ -89,14 +89,13 @@ function editorTargets(): TargetItem[] {
   return items;
 }
 
-/** The workspace's files, sorted by path, leaving out the ones already offered as editors. */
-async function workspaceFiles(offered: readonly TargetItem[], token: vscode.CancellationToken): Promise<TargetItem[]> {
+/** The workspace's files, sorted by path (open ones too, so searching by name always finds a file). */
+async function workspaceFiles(token: vscode.CancellationToken): Promise<TargetItem[]> {
   const excludes = readExcludeGlobs();
   const uris = await vscode.workspace.findFiles('**/*', excludes.length ? `{${excludes.join(',')}}` : null, MAX_PICKER_FILES, token);
   const ignored = await gitignoreFilters();
-  const skip = new Set(offered.map((item) => item.target?.uri.toString()).filter(Boolean));
   return uris
-    .filter((uri) => !skip.has(uri.toString()) && !ignored(uri))
+    .filter((uri) => !ignored(uri))
     .map((uri) => ({ uri, name: nameOf(uri) }))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(({ uri }) => fileItem(uri));

@@ -29,7 +29,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private viewListeners: vscode.Disposable[] = [];
   private listening = false;
   private ready = false;
-  private historyWanted = false;
+  /** Asked for before the panel's script was ready (a view just shown loads it after the focus command returns): done once it says "ready". */
+  private readonly onReady = new Set<'focusInput' | 'addContext' | 'history'>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -71,7 +72,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   focusInput(): void {
-    this.post({ type: 'focusInput' });
+    this.postOrWait('focusInput');
   }
 
   notify(message: HostMessage): void {
@@ -80,13 +81,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Opens the panel's history list (once the panel's script is ready, when it is just starting). */
   showHistory(): void {
-    if (this.ready && this.history) this.post(this.history.list(true));
-    else this.historyWanted = true;
+    if (!this.history) return;
+    if (this.ready) this.post(this.history.list(true));
+    else this.onReady.add('history');
   }
 
   /** Opens the composer's context picker, as its Add Context button does. */
   addContext(): void {
-    this.post({ type: 'addContext' });
+    this.postOrWait('addContext');
+  }
+
+  private postOrWait(type: 'focusInput' | 'addContext'): void {
+    if (this.ready) this.post({ type });
+    else this.onReady.add(type);
   }
 
   dispose(): void {
@@ -118,8 +125,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.ready = true;
         this.post({ type: 'state', state: controller.state() });
         for (const extra of this.panelState()) this.post(extra);
-        if (this.historyWanted) this.showHistory();
-        this.historyWanted = false;
+        for (const wanted of this.onReady) this.post(wanted === 'history' && this.history ? this.history.list(true) : { type: wanted as 'focusInput' | 'addContext' });
+        this.onReady.clear();
         return;
       case 'send':
         if (controller.busy) {
@@ -129,9 +136,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.post({ type: 'reply', id: message.id, ok: true });
         await controller.send(message.text, message.attachments).catch(() => undefined); // shown in the transcript
         return;
-      case 'pickContext':
-        this.post({ type: 'attachments', ...(await this.pickContext(message.used)) });
+      case 'pickContext': {
+        // Always answered, so the composer's button never stays busy.
+        const picked = await this.pickContext(message.used).catch((error: unknown) => ({ attachments: [], problem: `Could not attach: ${error instanceof Error ? error.message : String(error)}` }));
+        this.post({ type: 'attachments', ...picked });
         return;
+      }
       case 'stop':
         controller.stop();
         return;

@@ -82,7 +82,8 @@ export class Workbench {
   }
 
   async open(): Promise<void> {
-    await this.page.goto(this.url);
+    // The page load alone can pass 30 s (playwright's default) on two busy cores.
+    await this.page.goto(this.url, { timeout: 90_000 });
     await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
   }
 

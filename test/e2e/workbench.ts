@@ -96,6 +96,7 @@ export class Workbench {
   }
 
   async open(): Promise<void> {
+    // The page load alone can pass 30 s (playwright's default) on two busy cores.
     await this.page.goto(this.url, { timeout: 120_000 });
     await this.page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
   }

@@ -62,8 +62,14 @@ describe('Chat through the API in a real extension host', () => {
 
   it('explains a missing API key instead of failing obscurely', async () => {
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
-    await assert.rejects(api.chat.send('hello'), /No OpenAI API key is set\. Use "Toolbelt: Set API Key"/);
-    assert.equal(model.requests.length, 0);
+    // OpenAI's own service needs a key; a custom OpenAI-compatible server is asked without one.
+    await setChatSettings({ baseUrl: '' });
+    try {
+      await assert.rejects(api.chat.send('hello'), /No OpenAI API key is set\. Use "Toolbelt: Set API Key"/);
+      assert.equal(model.requests.length, 0);
+    } finally {
+      await setChatSettings({ baseUrl: model.openaiBaseUrl });
+    }
   });
 
   it('runs one turn with the active tools and resolves with the reply', async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { DEFAULT_SYSTEM_PROMPT } from '../../agent/prompt';
 import { ChatController, ChatSetupError, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
-import { labelOf } from '../../providers/errors';
+import { customHost, labelOf } from '../../providers/errors';
 import { DEFAULT_MODELS } from '../../providers/defaults';
 import type { ChatProvider } from '../../providers/types';
 import type { ApiKeys } from '../apiKeys';
@@ -131,7 +131,8 @@ export class ChatService implements vscode.Disposable {
       return { provider: await vscodeModelProvider(settings.model), systemPrompt: settings.systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, maxToolRounds: settings.maxToolRounds };
     }
     const apiKey = await this.keys.get(settings.provider);
-    if (!apiKey && this.keys.needsKey(settings.provider)) {
+    // A custom OpenAI-compatible server (LM Studio, vLLM) usually wants no key; it says so with a 401 if it does.
+    if (!apiKey && this.keys.needsKey(settings.provider) && !customHost(settings.provider, settings.baseUrl)) {
       const variable = this.keys.environmentVariable(settings.provider);
       throw new ChatSetupError(
         `No ${labelOf(settings.provider)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to Ollama, which needs none.`,

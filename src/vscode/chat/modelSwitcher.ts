@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
-import { providerDisplayName } from '../../providers/errors';
+import { customHost, providerDisplayName } from '../../providers/errors';
 import { PROVIDER_NAMES, type ProviderName } from '../../providers/providerNames';
 import { readSettings } from '../settings';
 import { connectModel, type ConnectDeps, type ConnectStart } from './connectModel';
@@ -17,9 +17,15 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
   const currentName = providerDisplayName(settings.provider, settings.baseUrl);
   const model = settings.model || DEFAULT_MODELS[settings.provider] || 'first model offered';
   const items: SwitchItem[] = [
-    { label: `$(check) ${model}`, description: `${currentName} · current`, detail: await keyState(deps, settings.provider), current: true },
+    {
+      label: `$(check) ${model}`,
+      description: `${currentName} · current`,
+      // A custom server is asked without a key unless one is stored; it answers 401 if it wants one.
+      detail: customHost(settings.provider, settings.baseUrl) && !(await deps.keys.get(settings.provider)) ? 'no API key sent' : await keyState(deps, settings.provider),
+      current: true,
+    },
     { label: 'Switch to', kind: vscode.QuickPickItemKind.Separator },
-    ...(await Promise.all(PROVIDER_NAMES.map((provider) => providerItem(deps, provider, settings.provider)))),
+    ...(await Promise.all(PROVIDER_NAMES.map((provider) => providerItem(deps, provider, customHost(settings.provider, settings.baseUrl) ? undefined : settings.provider)))),
     ...(settings.provider === 'openai' && settings.baseUrl
       ? []
       : [{ label: 'OpenAI-compatible server', description: 'LM Studio, vLLM, llama.cpp… at an address you give', start: 'compatible' as const }]),
@@ -44,7 +50,7 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
   return start ? connectModel(deps, start) : false;
 }
 
-async function providerItem(deps: ConnectDeps, provider: ProviderName, current: ProviderName): Promise<SwitchItem> {
+async function providerItem(deps: ConnectDeps, provider: ProviderName, current: ProviderName | undefined): Promise<SwitchItem> {
   const name = providerDisplayName(provider);
   return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, provider)].filter(Boolean).join(' · '), start: provider };
 }

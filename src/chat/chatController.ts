@@ -1,65 +1,21 @@
-import type { AgentEvent, AgentSettings } from '../agent/agentLoop';
 import { summarizeConversation } from '../agent/sessionSummary';
-import type { ChatProvider } from '../providers/types';
-import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, ErrorAction, HostMessage, TranscriptItem } from '../protocol';
-import type { ToolRegistry } from '../tools/registry';
-import type { ConfirmationRequest } from '../tools/types';
+import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, HostMessage, TranscriptItem } from '../protocol';
 import type { UndoResult } from '../tools/checkpoints';
-import type { ChangeTarget } from '../tools/types';
-import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
-import { errorItem } from './errorItem';
-import { chipsOf, withAttachments } from './attachments';
-import { runPersonToolCall } from './personToolCall';
 import type { ToolResult } from '../tools/interface';
-import { TurnCheckpoints, type CheckpointStoreLike } from './turnCheckpoints';
+import type { ChangeTarget, ConfirmationRequest } from '../tools/types';
+import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
+import { chipsOf, withAttachments } from './attachments';
+import type { AgentConstructor, ChatEnvironment } from './chatEnvironment';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
+import { errorItem } from './errorItem';
+import { runPersonToolCall } from './personToolCall';
+import { TurnCheckpoints } from './turnCheckpoints';
 import { rewindTurn, STOPPED_NOTICE, turnActionsFor, type RewindRequest } from './turnRewind';
 
 /** How much of a tool result a card carries (the model gets all of it). */
 export const CARD_RESULT_CHARS = 20_000;
 
-/** What a turn needs from the editor, resolved when the turn starts. */
-export interface TurnSetup {
-  provider: ChatProvider;
-  systemPrompt: string;
-  maxToolRounds: number;
-}
-
-/** A problem to fix before a turn can run (no API key, …), shown with a button that fixes it. */
-export class ChatSetupError extends Error {
-  override name = 'ChatSetupError';
-  constructor(
-    message: string,
-    readonly action: ErrorAction,
-  ) {
-    super(message);
-  }
-}
-
-/** The Agent class, from the lazily loaded chat bundle. */
-export type AgentConstructor = new (provider: ChatProvider, options: AgentSettings & { toolRegistry: ToolRegistry }) => {
-  history: readonly import('../providers/types').ChatMessage[];
-  resume(options: { signal?: AbortSignal; stream?: boolean }): AsyncIterable<AgentEvent>;
-  getSystemPrompt(): string;
-};
-
-export interface ChatEnvironment {
-  registry: ToolRegistry;
-  /** Provider, prompt and limits from the settings; throws ChatSetupError when something is missing. */
-  setup(): Promise<TurnSetup>;
-  loadAgent(): Promise<AgentConstructor>;
-  /** Persists the conversation (after every turn and every change of conversation). */
-  save(conversation: StoredConversation): void;
-  activeTools(): string[];
-  describeModel(): { provider: string; model: string };
-  /** Called when a tool waits for approval, so the editor can make sure someone sees it. */
-  onApprovalRequested?(summary: string, decide: (decision: ApprovalDecision) => void): void;
-  /** The store that records what each turn changes, for undo; opened on first use. */
-  checkpoints?(): Promise<CheckpointStoreLike>;
-  /** Opens a diff of a file as it was before a turn (a stored copy) against the file now. */
-  compare?(before: string, current: string, title: string): void;
-  log?(message: string): void;
-}
+export { ChatSetupError, type AgentConstructor, type ChatEnvironment, type TurnSetup } from './chatEnvironment';
 
 /**
  * One chat: the conversation, the transcript the panel shows, and the turn that may be

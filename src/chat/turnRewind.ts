@@ -123,10 +123,15 @@ export function planRewind(conversation: StoredConversation, request: RewindRequ
   const text = request.text;
   if (!text.trim()) throw new Error('The edited message is empty.');
   const first = !messages.slice(0, turn.messageIndex).some((m) => m.role === 'user');
+  // The context attached to the message stays attached: the model's copy starts with it, the item keeps its chips.
+  const shown = items[turn.itemIndex];
+  const shownText = shown.kind === 'user' ? shown.text : user.content;
+  const attached = shown.kind === 'user' && shown.attachments?.length && user.content.endsWith(shownText) ? user.content.slice(0, user.content.length - shownText.length) : '';
+  const chips = shown.kind === 'user' && attached ? { attachments: shown.attachments } : {};
   return {
-    messages: [...messages.slice(0, turn.messageIndex), { role: 'user', content: text }],
-    items: [...kept, { kind: 'user', id: newItemId(), text }],
-    title: first && conversation.title === titleFrom(user.content) ? titleFrom(text) : undefined,
+    messages: [...messages.slice(0, turn.messageIndex), { role: 'user', content: attached + text }],
+    items: [...kept, { kind: 'user', id: newItemId(), text, ...chips }],
+    title: first && conversation.title === titleFrom(shownText) ? titleFrom(text) : undefined,
   };
 }
 

@@ -134,6 +134,21 @@ describe('Regenerate, Edit & resend and Continue (the controller with a scripted
     assert.equal(new Set(items().map((i) => i.id)).size, items().length, 'item ids stay unique');
   });
 
+  it('Edit & resend keeps the context attached to the message: the model gets it again, the chips stay', async () => {
+    server.enqueue({ text: 'A' }, { text: 'B' });
+    const attachment = { kind: 'file' as const, path: 'notes.txt', content: 'original\n' };
+    await controller.send('Summarise this', [attachment]);
+    await controller.rewind({ kind: 'edit', text: 'Shorten this' });
+    const lastUser = sent().at(-1)!;
+    assert.equal(lastUser.role, 'user');
+    assert.match(lastUser.content ?? '', /<attachment kind="file" path="notes.txt">\noriginal\n/);
+    assert.ok(lastUser.content?.endsWith('\n\nShorten this'), lastUser.content ?? '');
+    assert.ok(!lastUser.content?.includes('Summarise'), 'the old text is gone');
+    const user = items().find((i) => i.kind === 'user');
+    assert.deepEqual(user?.kind === 'user' && user.attachments, [{ kind: 'file', path: 'notes.txt' }]);
+    assert.equal(controller.state().title, 'Shorten this');
+  });
+
   it('editing the first message renames a chat that still has its automatic title, not a renamed one', async () => {
     server.enqueue({ text: 'A' }, { text: 'B' }, { text: 'C' });
     await controller.send('first question');

@@ -64,6 +64,8 @@ export type TranscriptItem =
       result?: string;
       /** The result was longer than what the card holds. */
       resultTruncated?: boolean;
+      /** The model called a registered tool that is switched off: the card offers to enable it and ask again. */
+      disabledTool?: boolean;
       /** Run time only: the time a person took to decide is left out. */
       durationMs?: number;
       approval?: ApprovalView;
@@ -186,7 +188,9 @@ export type WebviewMessage =
   /** A code block's buttons: into the active editor, into a file (through write_file), into an untitled editor. */
   | { type: 'insertCode'; code: string }
   | { type: 'applyCode'; code: string; path?: string; language?: string }
-  | { type: 'newFile'; code: string; language?: string };
+  | { type: 'newFile'; code: string; language?: string }
+  /** Enables a switched-off tool the model called, then asks again (Regenerate). */
+  | { type: 'enableAndRetry'; tool: string };
 
 export const MAX_TITLE_CHARS = 200;
 
@@ -246,6 +250,8 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         : undefined;
     case 'newFile':
       return isText(message.code, MAX_CODE_CHARS) && (message.language === undefined || isText(message.language, 100)) ? { type: 'newFile', code: message.code, language: message.language } : undefined;
+    case 'enableAndRetry':
+      return isText(message.tool, 200) && message.tool !== '' ? { type: 'enableAndRetry', tool: message.tool } : undefined;
     default:
       return undefined;
   }

@@ -284,6 +284,7 @@ export class ChatController {
               status: denied || event.status === 'refused' ? 'denied' : event.status,
               result: event.result.slice(0, CARD_RESULT_CHARS),
               resultTruncated: event.result.length > CARD_RESULT_CHARS,
+              disabledTool: (event.status === 'refused' && this.env.registry.hasTool(event.name) && !this.env.registry.isToolEnabled(event.name)) || undefined,
               durationMs: Math.round(event.durationMs),
               decision: approvalRecord(previous?.kind === 'tool' ? previous.decision : undefined, event.approvedBy, Date.now()),
             });

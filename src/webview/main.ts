@@ -67,6 +67,7 @@ const transcript = new TranscriptView(log, {
   review: (requestId) => post({ type: 'review', requestId }),
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
   code: (message) => post(message),
+  enableAndRetry: (tool) => post({ type: 'enableAndRetry', tool }),
 });
 const turnActions = new TurnActionsView(transcript, log, post);
 const history = new HistoryList(root, post, () => input.focus());

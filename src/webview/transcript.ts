@@ -19,6 +19,8 @@ export interface TranscriptActions {
   compare(turnId: string, path: string): void;
   /** A code block's Insert at Cursor, Apply to File or New File. */
   code(message: CodeBlockMessage): void;
+  /** Enables the switched-off tool a model called and asks again. */
+  enableAndRetry(tool: string): void;
 }
 
 const STATUS_TEXT: Record<ToolCardStatus, string> = {
@@ -190,7 +192,7 @@ export class TranscriptView {
     const card = el('details', `tool-card status-${item.status}`) as HTMLDetailsElement;
     card.dataset.tool = item.name;
     const wasOpen = previous instanceof HTMLDetailsElement ? previous.open : false;
-    card.open = item.status === 'awaiting_approval' || wasOpen;
+    card.open = item.status === 'awaiting_approval' || item.disabledTool === true || wasOpen;
     const summary = el('summary');
     const icon = el('span', 'status-icon');
     icon.setAttribute('aria-hidden', 'true');
@@ -210,6 +212,11 @@ export class TranscriptView {
     const body = el('div', 'tool-body');
     if (item.approval) body.append(approvalCard(item.approval, revealHiddenCharacters(item.name), this.actions));
     if (item.decision) body.append(decisionLine(item.decision));
+    if (item.disabledTool) {
+      const enable = button(`Enable ${revealHiddenCharacters(item.name)} and Retry`, 'primary enable-retry', () => this.actions.enableAndRetry(item.name));
+      enable.title = 'Switch this tool on for the workspace and ask the model again';
+      body.append(enable);
+    }
     // While the card shows the proposed content, the arguments do not repeat it.
     const parts = item.arguments ? readableArguments(item.arguments).filter((part) => !item.approval?.proposed || part.label === 'Arguments') : [];
     for (const part of parts) body.append(section(part.label, revealHiddenCharacters(part.text)));

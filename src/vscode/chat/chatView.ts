@@ -178,6 +178,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'continue':
         await runTurnAction(controller, message, this.log);
         return;
+      case 'enableAndRetry': {
+        // The command says why when it cannot (restricted mode, not registered); then nothing is asked again.
+        const enabled = await vscode.commands.executeCommand<{ ok: boolean } | undefined>('toolbelt.enableTool', message.tool);
+        if (enabled?.ok && controller.state().turnActions?.regenerate) await runTurnAction(controller, { type: 'regenerate' }, this.log);
+        return;
+      }
       case 'listChats':
       case 'openChat':
       case 'renameChat':

@@ -98,6 +98,32 @@ describe('Chat panel in a real workbench (browser)', function () {
     assert.equal(await fs.readFile(path.join(workbench.workspace, 'approved.txt'), 'utf8'), 'approved\n');
   });
 
+  it('offers to enable a switched-off tool the model called, then asks again', async () => {
+    await workbench.setToolsViewExpanded(true);
+    await workbench.checkbox('calculator').click();
+    await workbench.waitForChecked('calculator', false);
+    await workbench.setToolsViewExpanded(false);
+    model.enqueue({ toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] }, { text: 'The calculator is off.' });
+    await ask('Use the calculator for 6*7');
+    const refused = card('calculator').last();
+    const enable = refused.locator('button.enable-retry');
+    await enable.waitFor();
+    assert.equal(await enable.textContent(), 'Enable calculator and Retry');
+    await idle();
+    await workbench.screenshot('chat-enable-and-retry');
+    const before = model.requests.length;
+    model.enqueue({ toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] }, { text: 'It is 42.' });
+    await enable.click();
+    await chat.locator('.message.assistant', { hasText: 'It is 42.' }).waitFor({ timeout: 60_000 });
+    await idle();
+    await workbench.setToolsViewExpanded(true);
+    await workbench.waitForChecked('calculator', true);
+    await workbench.setToolsViewExpanded(false);
+    const asked = model.requests[before].body.messages as { role: string; content: string | null }[];
+    assert.equal(asked.at(-1)?.content, 'Use the calculator for 6*7', 'asked again from the message, without the refused call');
+    assert.equal(await card('calculator').last().locator('.tool-meta', { hasText: /done/ }).count(), 1);
+  });
+
   it('does not run a denied command and tells the model', async () => {
     model.enqueue({ toolCalls: [{ name: 'run_bash', arguments: { command: 'touch denied.txt' } }] }, { text: 'Understood, I did not run it.' });
     await ask('Now create denied.txt');

@@ -29,6 +29,7 @@ describe('Tools view in an untrusted workspace (browser)', function () {
 
   it('enables the write tools at once when the workspace is trusted', async () => {
     // The "Restricted Mode" status bar item opens the trust editor, as a person would.
+    await workbench.page.mouse.move(700, 300); // a tool row's hover would cover the status bar
     await workbench.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
     await workbench.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first().click();
     await workbench.waitForChecked('write_file', true, 30_000);

@@ -146,6 +146,26 @@ export class Workbench {
     const header = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
     await header.waitFor();
     if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
+    if (expanded) await this.giveToolsRoom();
+  }
+
+  /**
+   * Expanded under the chat, the Tools view gets a sliver of the side bar, and the tree renders
+   * only the rows on screen: drags the sash above it up to about a third of the side bar.
+   */
+  private async giveToolsRoom(): Promise<void> {
+    const sidebar = await this.page.locator('.part.sidebar').boundingBox();
+    const header = await this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first().boundingBox();
+    if (!sidebar || !header) return;
+    const target = sidebar.y + sidebar.height * 0.35;
+    if (header.y <= target + 20) return;
+    const x = header.x + header.width / 2;
+    await this.page.mouse.move(x, header.y - 1);
+    await this.page.mouse.down();
+    await this.page.mouse.move(x, target, { steps: 8 });
+    await this.page.mouse.up();
+    // Off the rows: a row's hover would cover what the test clicks next.
+    await this.page.mouse.move(sidebar.x + sidebar.width + 300, sidebar.y + 200);
   }
 
   get toolsTree(): Locator {

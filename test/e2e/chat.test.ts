@@ -105,7 +105,8 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.setToolsViewExpanded(false);
     model.enqueue({ toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] }, { text: 'The calculator is off.' });
     await ask('Use the calculator for 6*7');
-    const refused = card('calculator').last();
+    const calculatorCards = chat.locator('details.tool-card[data-tool="calculator"]');
+    const refused = calculatorCards.last();
     const enable = refused.locator('button.enable-retry');
     await enable.waitFor();
     assert.equal(await enable.textContent(), 'Enable calculator and Retry');
@@ -121,7 +122,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.setToolsViewExpanded(false);
     const asked = model.requests[before].body.messages as { role: string; content: string | null }[];
     assert.equal(asked.at(-1)?.content, 'Use the calculator for 6*7', 'asked again from the message, without the refused call');
-    assert.equal(await card('calculator').last().locator('.tool-meta', { hasText: /done/ }).count(), 1);
+    assert.equal(await calculatorCards.last().locator('.tool-meta', { hasText: /done/ }).count(), 1);
   });
 
   it('does not run a denied command and tells the model', async () => {

@@ -24,6 +24,7 @@ const EXPECTED = [
   'extension/media/icon.png',
   'extension/media/toolbelt.svg',
   'extension/docs/screenshot.png',
+  'extension/docs/screenshot-dark.png',
 ];
 
 /** The file names in a zip's central directory (a .vsix is a zip); no unzip binary needed. */

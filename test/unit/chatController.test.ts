@@ -8,6 +8,7 @@ import type { HostMessage, TranscriptItem } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
 import { ToolManager } from '../../src/tools/toolManager';
 import { ModelServer } from '../support/modelServer';
+import { scriptedChatEnvironment } from '../support/scriptedChat';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
 describe('ChatController (the chat without VS Code)', () => {
@@ -38,17 +39,12 @@ describe('ChatController (the chat without VS Code)', () => {
     manager = new ToolManager({ context: ctx });
     manager.applyConfig([{ name: 'calculator' }, { name: 'read_file' }, { name: 'run_bash' }]);
     manager.enable('run_bash');
-    const env: ChatEnvironment = {
+    const env = scriptedChatEnvironment({
       registry: manager.registry,
-      setup: async () => {
-        if (setupError) throw setupError;
-        return { provider: new OpenAIProvider({ apiKey: 'k', baseURL: server.openaiBaseUrl, model: 'm', maxRetries: 0 }), systemPrompt: 'Be brief.', maxToolRounds: 5 };
-      },
-      loadAgent: async () => Agent,
-      save: (conversation) => saved.push(structuredClone(conversation)),
-      activeTools: () => manager.registry.getEnabledSchemas().map((s) => s.function.name),
-      describeModel: () => ({ provider: 'openai', model: 'm' }),
-    };
+      baseURL: server.openaiBaseUrl,
+      setupError: () => setupError,
+      extra: { save: (conversation) => saved.push(structuredClone(conversation)) },
+    });
     controller = new ChatController(env);
     controller.onMessage((message) => messages.push(message));
   });

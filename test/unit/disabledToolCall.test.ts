@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { Agent } from '../../src/agent/agent';
-import { ChatController, type ChatEnvironment } from '../../src/chat/chatController';
+import { ChatController } from '../../src/chat/chatController';
 import { parseWebviewMessage, type TranscriptItem } from '../../src/protocol';
-import { OpenAIProvider } from '../../src/providers/openai';
 import { ToolManager } from '../../src/tools/toolManager';
 import { ModelServer } from '../support/modelServer';
+import { scriptedChatEnvironment } from '../support/scriptedChat';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
 describe('A model calling a switched-off tool (the card that offers to enable it)', () => {
@@ -23,15 +22,7 @@ describe('A model calling a switched-off tool (the card that offers to enable it
     ws = await TempWorkspace.create({ 'notes.txt': 'hello\n' });
     manager = new ToolManager({ context: contextFor(ws) });
     manager.applyConfig([{ name: 'calculator' }, { name: 'read_file' }]);
-    const env: ChatEnvironment = {
-      registry: manager.registry,
-      setup: async () => ({ provider: new OpenAIProvider({ apiKey: 'k', baseURL: server.openaiBaseUrl, model: 'm', maxRetries: 0 }), systemPrompt: 'Be brief.', maxToolRounds: 5 }),
-      loadAgent: async () => Agent,
-      save: () => undefined,
-      activeTools: () => manager.registry.getEnabledSchemas().map((s) => s.function.name),
-      describeModel: () => ({ provider: 'openai', model: 'm' }),
-    };
-    controller = new ChatController(env);
+    controller = new ChatController(scriptedChatEnvironment({ registry: manager.registry, baseURL: server.openaiBaseUrl }));
   });
   afterEach(() => ws.dispose());
 

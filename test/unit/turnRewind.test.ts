@@ -2,16 +2,15 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../src/agent/agent';
-import { ChatController, ChatSetupError, type ChatEnvironment } from '../../src/chat/chatController';
+import { ChatController, ChatSetupError } from '../../src/chat/chatController';
 import type { StoredConversation } from '../../src/chat/conversation';
 import { CONTINUE_PROMPT, STOPPED_NOTICE, turnActionsFor } from '../../src/chat/turnRewind';
 import type { TranscriptItem } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
-import { OpenAIProvider } from '../../src/providers/openai';
 import { CheckpointStore } from '../../src/tools/checkpoints';
 import { ToolManager } from '../../src/tools/toolManager';
 import { ModelServer } from '../support/modelServer';
+import { scriptedChatEnvironment } from '../support/scriptedChat';
 import { waitFor } from '../support/waitFor';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
@@ -40,18 +39,12 @@ describe('Regenerate, Edit & resend and Continue (the controller with a scripted
     ctx.beforeChange = (targets) => controller.beforeChange(targets);
     const manager = new ToolManager({ context: ctx });
     manager.applyConfig([{ name: 'calculator' }, { name: 'write_file' }]);
-    const env: ChatEnvironment = {
+    const env = scriptedChatEnvironment({
       registry: manager.registry,
-      setup: async () => {
-        if (setupError) throw setupError;
-        return { provider: new OpenAIProvider({ apiKey: 'k', baseURL: server.openaiBaseUrl, model: 'm', maxRetries: 0 }), systemPrompt: 'Be brief.', maxToolRounds: 5 };
-      },
-      loadAgent: async () => Agent,
-      save: (conversation) => saved.push(structuredClone(conversation)),
-      activeTools: () => manager.registry.getEnabledSchemas().map((s) => s.function.name),
-      describeModel: () => ({ provider: 'openai', model: 'm' }),
-      checkpoints: () => CheckpointStore.open(storage),
-    };
+      baseURL: server.openaiBaseUrl,
+      setupError: () => setupError,
+      extra: { save: (conversation) => saved.push(structuredClone(conversation)), checkpoints: () => CheckpointStore.open(storage) },
+    });
     controller = new ChatController(env);
   });
   afterEach(async () => {

@@ -17,14 +17,30 @@ const OUT = process.env.TOOLBELT_BENCH_OUT ? path.resolve(process.env.TOOLBELT_B
 const HOST_RUNS = Number(process.env.TOOLBELT_BENCH_HOST_RUNS || 5);
 
 /**
- * Activation in the real host, next to an empty extension in the same host: a throwaway empty
- * extension takes the host's first-activation costs, then Toolbelt and a second empty extension
- * are activated, in an order that alternates from one host run to the next. Reports the medians
- * over HOST_RUNS warm hosts (test/bench/index.ts does the timing inside the host).
+ * Activation in the real host, next to an empty extension in the same host, under two warm-ups
+ * that alternate from one host run to the next (and so does the order of Toolbelt and the empty
+ * extension):
+ *   - cold: an empty extension takes the host's first-activation costs, so Toolbelt is the first
+ *     extension in the host to register commands, views, tools and a participant, and pays for
+ *     VS Code compiling that code of its own;
+ *   - warm: the warm-up registers the same kinds of things first (the `warm-host` floor), as the
+ *     built-in extensions and Copilot Chat of a real window have done before onStartupFinished.
+ * Reports the medians of each over HOST_RUNS host runs (test/bench/index.ts does the timing).
  */
 async function hostActivation() {
-  const runs = await inHosts([], (i) => (i % 2 === 0 ? [TOOLBELT_ID, EMPTY_ID] : [EMPTY_ID, TOOLBELT_ID]));
+  const warmHost = floorId('warm-host');
+  const runs = await inHosts(
+    ['warm-host'],
+    (i) => (Math.floor(i / 2) % 2 === 0 ? [TOOLBELT_ID, EMPTY_ID] : [EMPTY_ID, TOOLBELT_ID]),
+    HOST_RUNS * 2,
+    (i) => (i % 2 === 0 ? WARMUP_ID : warmHost),
+  );
+  return { ...summary(runs.filter((r) => r.warmup === WARMUP_ID)), warm: summary(runs.filter((r) => r.warmup === warmHost)) };
+}
+
+function summary(runs) {
   const mid = (key) => median(runs.map((r) => r[key]));
+  const range = (key) => [Math.min(...runs.map((r) => r[key])), Math.max(...runs.map((r) => r[key]))];
   const last = runs[runs.length - 1];
   return {
     hostRuns: runs.length,
@@ -33,21 +49,21 @@ async function hostActivation() {
     emptyActivateCallMs: mid('emptyActivateCallMs'),
     bundleRequireMs: mid('bundleRequireMs'),
     overEmptyMs: mid('overEmptyMs'),
-    overEmptyRangeMs: [Math.min(...runs.map((r) => r.overEmptyMs)), Math.max(...runs.map((r) => r.overEmptyMs))],
+    overEmptyRangeMs: range('overEmptyMs'),
     ownCpuOverEmptyMs: mid('ownCpuOverEmptyMs'),
-    ownCpuOverEmptyRangeMs: [Math.min(...runs.map((r) => r.ownCpuOverEmptyMs)), Math.max(...runs.map((r) => r.ownCpuOverEmptyMs))],
+    ownCpuOverEmptyRangeMs: range('ownCpuOverEmptyMs'),
     loadCpuMs: mid('loadCpuMs'),
     activateCpuMs: mid('activateCpuMs'),
     emptyLoadCpuMs: mid('emptyLoadCpuMs'),
     emptyActivateCpuMs: mid('emptyActivateCpuMs'),
     ownOverEmptyMs: mid('ownOverEmptyMs'),
-    ownOverEmptyRangeMs: [Math.min(...runs.map((r) => r.ownOverEmptyMs)), Math.max(...runs.map((r) => r.ownOverEmptyMs))],
+    ownOverEmptyRangeMs: range('ownOverEmptyMs'),
     loadMs: mid('loadMs'),
     activateMs: mid('activateMs'),
     emptyLoadMs: mid('emptyLoadMs'),
     emptyActivateMs: mid('emptyActivateMs'),
     busyOverEmptyMs: mid('busyOverEmptyMs'),
-    busyOverEmptyRangeMs: [Math.min(...runs.map((r) => r.busyOverEmptyMs)), Math.max(...runs.map((r) => r.busyOverEmptyMs))],
+    busyOverEmptyRangeMs: range('busyOverEmptyMs'),
     loadedFiles: last.loadedFiles,
     loadedBytes: last.loadedBytes,
     chatBundleLoaded: runs.some((r) => r.chatBundleLoaded),
@@ -58,6 +74,7 @@ async function hostActivation() {
 
 const TOOLBELT_ID = 'toolbelt.toolbelt';
 const EMPTY_ID = `${FLOOR_PUBLISHER}.empty`;
+const WARMUP_ID = `${FLOOR_PUBLISHER}.warmup`;
 const floorId = (name) => `${FLOOR_PUBLISHER}.${name}`;
 
 /**
@@ -117,9 +134,10 @@ function rotate(list, by) {
 
 /**
  * `runCount` code-server hosts with Toolbelt, the empty extensions and the `floors` installed;
- * `orderOf(i)` says which extensions host run i times, in which order. Resolves with the reports.
+ * `orderOf(i)` says which extensions host run i times, in which order, after the (untimed)
+ * `warmupOf(i)`. Resolves with the reports.
  */
-async function inHosts(floors, orderOf, runCount = HOST_RUNS) {
+async function inHosts(floors, orderOf, runCount = HOST_RUNS, warmupOf = () => WARMUP_ID) {
   const host = ensureHost();
   const runs = [];
   const extensions = fs.mkdtempSync(path.join(os.tmpdir(), 'toolbelt-bench-ext-'));
@@ -133,11 +151,12 @@ async function inHosts(floors, orderOf, runCount = HOST_RUNS) {
     const runner = writeEmptyExtension(runnerParent, 'runner');
     for (let i = 0; i < runCount; i++) {
       const order = orderOf(i);
-      fs.writeFileSync(path.join(empty, 'bench-order.json'), JSON.stringify({ order }));
+      const warmup = warmupOf(i);
+      fs.writeFileSync(path.join(empty, 'bench-order.json'), JSON.stringify({ order, warmup }));
       const loadAverage = os.loadavg()[0];
       const report = await activationInHost(host, extensions, runner);
       runs.push({ ...report, loadAverage: Math.max(loadAverage, os.loadavg()[0]) });
-      console.log(`[bench] host run ${i + 1}/${runCount} (load ${loadAverage.toFixed(1)}): ${order.map((id) => `${id.replace(/^.*\./, '')} ${timesOf(report.measured[id])}`).join(', ')} ms (load+activate CPU/load+activate wall/whole call/busy)`);
+      console.log(`[bench] host run ${i + 1}/${runCount} (load ${loadAverage.toFixed(1)}, after ${warmup.replace(/^.*\./, '')}): ${order.map((id) => `${id.replace(/^.*\./, '')} ${timesOf(report.measured[id])}`).join(', ')} ms (load+activate CPU/load+activate wall/whole call/busy)`);
     }
   } finally {
     fs.rmSync(extensions, { recursive: true, force: true });
@@ -175,7 +194,7 @@ function shellCodeCost() {
 
 /**
  * Toolbelt as the bench installs it: the real package.json without `onStartupFinished` (the host
- * would activate it by itself before the bench could time it), the real dist/ and media/ linked.
+ * would activate it by itself before the bench could time it), and copies of dist/ and media/.
  * activate() runs the same code whatever event triggered it.
  */
 function installForTiming(extensionsDir) {
@@ -186,8 +205,9 @@ function installForTiming(extensionsDir) {
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   // TOOLBELT_BENCH_DIST: another build's dist/ (a before/after comparison in the same conditions).
   const dist = process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist');
-  fs.symlinkSync(dist, path.join(dir, 'dist'), 'dir');
-  fs.symlinkSync(path.join(ROOT, 'media'), path.join(dir, 'media'), 'dir');
+  // Copies, not links: the host resolves a linked main file to its real path, a cost no installed extension pays.
+  fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
+  fs.cpSync(path.join(ROOT, 'media'), path.join(dir, 'media'), { recursive: true });
   return pkg;
 }
 

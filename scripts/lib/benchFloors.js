@@ -37,7 +37,7 @@ const SURFACES = {
   },
 };
 
-/** The floors the bench can install: one per surface, and all of Toolbelt's startup surfaces together (twice, to time them warm). */
+/** The floors the bench can install: one per surface, and all of Toolbelt's startup surfaces together (twice, to time them warm; once more as a warm-up). */
 const FLOORS = {
   'floor-tree': ['tree'],
   'floor-treeprovider': ['treeProvider'],
@@ -47,6 +47,9 @@ const FLOORS = {
   'floor-commands': ['commands'],
   'floor-all': ['tree', 'webview', 'tools', 'participant', 'commands'],
   'floor-all-again': ['tree', 'webview', 'tools', 'participant', 'commands'],
+  // Not timed: the warm-up of a warm host run, standing in for what a real window's other
+  // extensions (built-in ones, Copilot Chat) have registered before onStartupFinished.
+  'warm-host': ['tree', 'webview', 'tools', 'participant', 'commands'],
 };
 
 /** Installs the floor `name` into `extensionsDir`, shaped after Toolbelt's package.json; returns its extension id. */

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import Module from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,6 +41,8 @@ export interface Activation {
 /** What scripts/bench.js writes next to the empty extension: which extensions to time, in order. */
 interface BenchOrder {
   order: string[];
+  /** The extension activated (untimed) before them; the empty warm-up unless a run says otherwise. */
+  warmup?: string;
 }
 
 /**
@@ -50,8 +53,9 @@ interface BenchOrder {
  */
 export async function run(): Promise<void> {
   const empty = required<unknown>(EMPTY_EXTENSION_ID);
-  const warmup = required<unknown>(WARMUP_EXTENSION_ID);
-  const { order } = JSON.parse(fs.readFileSync(path.join(empty.extensionPath, 'bench-order.json'), 'utf8')) as BenchOrder;
+  const bench = JSON.parse(fs.readFileSync(path.join(empty.extensionPath, 'bench-order.json'), 'utf8')) as BenchOrder;
+  const { order } = bench;
+  const warmup = required<unknown>(bench.warmup ?? WARMUP_EXTENSION_ID);
   const extensions = order.map((id) => required<unknown>(id));
   const timings = timeLoadAndActivate([warmup, ...extensions]);
   await pause(SETTLE_MS);
@@ -62,7 +66,7 @@ export async function run(): Promise<void> {
     measured[extension.id] = await measure(extension, timings);
   }
   timings.dispose();
-  const report: Record<string, unknown> = { order, measured };
+  const report: Record<string, unknown> = { order, warmup: warmup.id, measured };
   const toolbeltRun = measured[TOOLBELT_EXTENSION_ID];
   const emptyRun = measured[EMPTY_EXTENSION_ID];
   if (toolbeltRun && emptyRun) {
@@ -133,7 +137,8 @@ interface LoadAndActivate extends vscode.Disposable {
  * Wall and CPU time of `run`. The CPU time is the host process's (all its threads): Linux updates a
  * single thread's figure (process.threadCpuUsage) only at scheduler ticks, too coarse for these spans.
  */
-function timed<R>(run: () => R, record: (span: Span) => void): R {
+function timed<R>(run: () => R, record: (span: Span) => void, profileName: string): R {
+  const profile = startProfile(profileName);
   const cpu = process.cpuUsage();
   const started = performance.now();
   try {
@@ -142,7 +147,30 @@ function timed<R>(run: () => R, record: (span: Span) => void): R {
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
     record({ ms, cpuMs: (used.user + used.system) / 1000 });
+    profile?.();
   }
+}
+
+/**
+ * With TOOLBELT_BENCH_PROFILE=<dir>, a V8 CPU profile of one span (20 µs samples) written there as
+ * `<name>-<time>.cpuprofile`, to see where an activation goes; the profiler adds its own cost.
+ * Returns the function that stops it.
+ */
+function startProfile(name: string): (() => void) | undefined {
+  const dir = process.env.TOOLBELT_BENCH_PROFILE;
+  if (!dir) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 20 });
+  session.post('Profiler.start');
+  return () =>
+    session.post('Profiler.stop', (error, result) => {
+      session.disconnect();
+      if (error) return console.error(`the bench could not profile ${name}: ${error.message}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `${name}-${Date.now()}.cpuprofile`), JSON.stringify(result.profile));
+    });
 }
 
 type ModuleLoad = (request: string, parent: unknown, isMain: boolean) => unknown;
@@ -170,6 +198,7 @@ function timeLoadAndActivate(extensions: vscode.Extension<unknown>[]): LoadAndAc
     const exports = timed(
       () => original.call(this, request, parent, isMain) as Record<string, unknown>,
       (span) => load.set(id, span),
+      `${id}-load`,
     );
     const activateOf = exports.activate as ((...args: unknown[]) => unknown) | undefined;
     if (typeof activateOf !== 'function') return exports;
@@ -179,6 +208,7 @@ function timeLoadAndActivate(extensions: vscode.Extension<unknown>[]): LoadAndAc
         timed(
           () => activateOf.apply(exports, args),
           (span) => activate.set(id, span),
+          `${id}-activate`,
         ),
     };
   };
@@ -192,12 +222,9 @@ async function measure(extension: vscode.Extension<unknown>, timings: LoadAndAct
   await extension.activate();
   const activateCallMs = performance.now() - started;
   const busyMs = performance.eventLoopUtilization(loop).active;
-  // Toolbelt's dist/ is a link into the repository (require sees the real path), and the
-  // repository's .cache/ holds the host's own extensions.
-  const dist = path.join(extension.extensionPath, 'dist');
-  const root = fs.existsSync(dist) ? path.dirname(fs.realpathSync(dist)) : fs.realpathSync(extension.extensionPath);
+  const root = fs.realpathSync(extension.extensionPath);
   const loadedFiles = Object.keys(require.cache)
-    .filter((file) => !before.has(file) && file.startsWith(root + path.sep) && !file.includes(`${path.sep}.cache${path.sep}`))
+    .filter((file) => !before.has(file) && file.startsWith(root + path.sep))
     .map((file) => path.relative(root, file));
   const loadedBytes = loadedFiles.reduce((sum, file) => sum + fs.statSync(path.join(root, file)).size, 0);
   const load = timings.load.get(extension.id);

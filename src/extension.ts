@@ -11,7 +11,7 @@ let host: LazyHost | undefined;
 
 /**
  * The shell: registers what VS Code needs to see now (the views, every contributed command, the
- * API) as stand-ins, and loads the rest (dist/host.js, src/vscode/host.ts) on first use. Once
+ * participant, the tools the workspace names, the API) as stand-ins, and loads the rest (dist/host.js, src/vscode/host.ts) on first use. Once
  * Toolbelt serves VS Code's own chat it activates in every window; this keeps that cheap.
  */
 export function activate(context: vscode.ExtensionContext): ToolbeltApi {
@@ -22,7 +22,8 @@ export function activate(context: vscode.ExtensionContext): ToolbeltApi {
   host.standInForWebviewView('toolbelt.chat');
   host.standInForCommands(contributedCommands(context));
   const shell = host;
-  const chat = new ChatStandIns(context.extension.packageJSON?.contributes, (reason) => shell.load(reason));
+  const registry = vscode.workspace.getConfiguration('toolbelt').get<unknown>('tools.registry');
+  const chat = new ChatStandIns(context.extension.packageJSON?.contributes, registry, (reason) => shell.load(reason));
   host.chat = chat;
   context.subscriptions.push(chat);
   // VS Code's chat offers the workspace's tools by context keys the host sets, and lists Toolbelt's

@@ -23,8 +23,15 @@ interface Contributions {
 
 type Tool = vscode.LanguageModelTool<Record<string, unknown>>;
 
-/** The shell's registrations for VS Code's chat; each loads the host on first use. */
+/**
+ * The shell's registrations for VS Code's chat; each loads the host on first use.
+ *
+ * A tool gets a stand-in only if the workspace's registry names it at activation: VS Code offers
+ * none of Toolbelt's tools before the host has set their context keys, and the host registers the
+ * others itself when it loads. A window whose workspace does not use Toolbelt so registers none.
+ */
 export class ChatStandIns implements ChatTargets, vscode.Disposable {
+  private readonly standIns = new Set<string>();
   private readonly tools = new Map<string, Tool>();
   private readonly handlers = new Map<string, vscode.ChatRequestHandler>();
   private readonly participants = new Map<string, vscode.ChatParticipant>();
@@ -32,13 +39,16 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
 
   constructor(
     contributes: Contributions | undefined,
+    registry: unknown,
     private readonly load: (reason: string) => void,
   ) {
-    for (const name of namesOf(contributes?.languageModelTools, 'name')) this.registerTool(name);
+    const named = namedTools(registry);
+    for (const name of namesOf(contributes?.languageModelTools, 'name')) if (named.has(name.replace(LM_TOOL_PREFIX, ''))) this.registerTool(name);
     for (const id of namesOf(contributes?.chatParticipants, 'id')) this.registerParticipant(id);
   }
 
   lmTool(name: string, tool: Tool): vscode.Disposable {
+    if (!this.standIns.has(name)) return vscode.lm.registerTool(name, tool);
     this.tools.set(name, tool);
     return new vscode.Disposable(() => this.tools.get(name) === tool && this.tools.delete(name));
   }
@@ -75,6 +85,7 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
       invoke: (options, token) => target().invoke(options, token),
     };
     this.registrations.push(vscode.lm.registerTool(name, standIn));
+    this.standIns.add(name);
   }
 
   private registerParticipant(id: string): void {
@@ -87,6 +98,15 @@ export class ChatStandIns implements ChatTargets, vscode.Disposable {
     this.participants.set(id, participant);
     this.registrations.push(participant);
   }
+}
+
+/** How package.json names a builtin for VS Code's chat: `toolbelt_<tool>`. */
+const LM_TOOL_PREFIX = /^toolbelt_/;
+
+/** The tool names `toolbelt.tools.registry` holds, read as loosely as the host reads them (bare strings too); the host judges them. */
+function namedTools(registry: unknown): Set<string> {
+  if (!Array.isArray(registry)) return new Set();
+  return new Set(registry.map((entry: unknown) => (typeof entry === 'string' ? entry : (entry as { name?: unknown } | null)?.name)).filter((name): name is string => typeof name === 'string').map((name) => name.trim()));
 }
 
 function namesOf(entries: unknown, key: string): string[] {

@@ -40,6 +40,8 @@ function fakeVscode(): Record<string, unknown> {
     ...others,
     Disposable,
     EventEmitter,
+    // The bench's workspace names no tools, like most windows: the shell stands in for none.
+    workspace: { getConfiguration: () => ({ get: () => undefined }) },
     window: { createTreeView: () => ({ ...disposable(), visible: false }), registerWebviewViewProvider: disposable, registerTreeDataProvider: disposable, showErrorMessage: async () => undefined },
     commands: { registerCommand: disposable, executeCommand: async () => undefined },
     lm: { registerTool: disposable },
@@ -52,7 +54,9 @@ function floorActivate(vscode: ReturnType<typeof fakeVscode> & Record<string, Re
   subscriptions.push(vscode.window.createTreeView('toolbelt.tools', { treeDataProvider: { getChildren: () => [], getTreeItem: (e: unknown) => e }, manageCheckboxStateManually: true }));
   subscriptions.push(vscode.window.registerWebviewViewProvider('toolbelt.chat', { resolveWebviewView: () => undefined }));
   for (const { command } of manifest.contributes.commands) subscriptions.push(vscode.commands.registerCommand(command, () => undefined));
-  for (const { name } of manifest.contributes.languageModelTools) subscriptions.push(vscode.lm.registerTool(name, { invoke: () => undefined }));
+  const registry = (vscode.workspace as unknown as { getConfiguration(): { get(key: string): unknown } }).getConfiguration().get('tools.registry');
+  const named = Array.isArray(registry) ? registry : [];
+  for (const { name } of manifest.contributes.languageModelTools) if (named.includes(name.replace(/^toolbelt_/, ''))) subscriptions.push(vscode.lm.registerTool(name, { invoke: () => undefined }));
   for (const { id } of manifest.contributes.chatParticipants) subscriptions.push(vscode.chat.createChatParticipant(id, () => ({})));
 }
 

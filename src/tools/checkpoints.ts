@@ -1,19 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import {
-  assertInsideRoot,
-  exists,
-  filesOf,
-  isInside,
-  materialize,
-  missingFiles,
-  realParentPath,
-  scan,
-  signature,
-  type MissingFile,
-  type Snapshot,
-} from './checkpointSnapshots';
-import { writeFileAtomic } from './fileSystem';
+import { readIndex, writeIndex, type TurnRecord } from './checkpointIndex';
+import { undoTurnPaths, type UndoResult } from './checkpointRestore';
+import { exists, filesOf, isInside, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
 import type { ResolvedPath } from './workspacePaths';
 
 /*
@@ -23,9 +12,8 @@ import type { ResolvedPath } from './workspacePaths';
  * user's git. Layout:
  *   <dir>/index.json      every turn, its paths and their snapshots (written atomically)
  *   <dir>/blobs/<sha256>  file contents, shared between turns, deleted when no turn refers to them
- * Undo walks a turn's paths in reverse order of their first change, so a path changed several
- * times goes back to its state before the first change, and leaves alone any path whose state is
- * no longer what the turn left there.
+ * Undo itself (comparing each path with what the turn left, and putting it back) is in
+ * checkpointRestore.ts.
  */
 
 export interface CheckpointLimits {
@@ -44,22 +32,6 @@ export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
   maxTurns: 100,
   maxFileBytes: 20 * 1024 * 1024,
 };
-
-export interface UndoSkip extends MissingFile {
-  /** The path on disk (set for the paths the turn's tools named), for the diff's right side. */
-  absolute?: string;
-  /** The stored copy of the file as it was before the turn, to diff against the current file. */
-  before?: string;
-}
-
-export interface UndoResult {
-  turnId: string;
-  chatId: string;
-  restored: string[];
-  skipped: UndoSkip[];
-  /** What the turn did that no undo reaches, e.g. `run_bash` side effects. */
-  notes: string[];
-}
 
 export interface TurnSummary {
   turnId: string;
@@ -84,30 +56,6 @@ export interface DroppedTurn {
 }
 
 export class CheckpointError extends Error {}
-
-interface PathEntry {
-  path: string;
-  root: string;
-  display: string;
-  before: Snapshot;
-  beforeSig: string;
-  afterSig?: string;
-  /** Set when the state before could not be saved: undo leaves the path alone. */
-  unsaved?: string;
-}
-
-interface TurnRecord {
-  turnId: string;
-  chatId: string;
-  startedAt: number;
-  endedAt?: number;
-  undoneAt?: number;
-  storedBytes: number;
-  notes: string[];
-  entries: PathEntry[];
-}
-
-const INDEX_VERSION = 1;
 
 export class CheckpointStore {
   private queue: Promise<unknown> = Promise.resolve();
@@ -303,58 +251,13 @@ export class CheckpointStore {
   }
 
   private async undo(turn: TurnRecord): Promise<UndoResult> {
-    const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], skipped: [], notes: [...turn.notes] };
-    const unrecoverable = new Set(turn.entries.flatMap((e) => filesOf(e.before).filter((f) => !f.stored).map((f) => f.hash)));
-    // Every check against what the turn left happens before anything is restored.
-    const live: (Snapshot | Error)[] = [];
-    for (const entry of turn.entries) live.push(await scan(entry.path, this.limits.maxFileBytes).catch((error: Error) => error));
-    const kept: PathEntry[] = [];
-    for (let i = turn.entries.length - 1; i >= 0; i--) {
-      const entry = turn.entries[i];
-      const skip = (reason: string) => {
-        const before = entry.before.kind === 'file' && entry.before.stored ? this.blobPath(entry.before.hash) : undefined;
-        result.skipped.unshift({ path: entry.display, reason, absolute: entry.path, before });
-        kept.push(entry);
-      };
-      try {
-        const outcome = await this.restore(entry, live[i], unrecoverable, result.skipped);
-        if (outcome === 'restored') result.restored.unshift(entry.display);
-        else skip(outcome);
-      } catch (error) {
-        skip(`could not be restored: ${(error as Error).message}`);
-      }
-    }
+    const { result, kept } = await undoTurnPaths(turn, { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes });
     turn.undoneAt = this.clock();
-    turn.entries = kept.reverse();
+    turn.entries = kept;
     if (kept.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
     await this.save();
     await this.collectGarbage();
     return result;
-  }
-
-  /** Puts one path back; returns 'restored' or the reason it was left alone. */
-  private async restore(entry: PathEntry, live: Snapshot | Error, unrecoverable: Set<string>, skipped: UndoSkip[]): Promise<string> {
-    if (entry.unsaved) return entry.unsaved;
-    if (live instanceof Error) return `its current state could not be read (${live.message})`;
-    const liveSig = signature(live);
-    if (liveSig !== entry.afterSig && liveSig === entry.beforeSig) return 'restored';
-    await assertInsideRoot(entry.root, entry.path);
-    if (liveSig !== entry.afterSig) {
-      // A folder the turn created goes only if it is empty once the turn's own files are gone.
-      if (entry.before.kind === 'absent' && live.kind === 'dir') {
-        const removed = await fs.rmdir(entry.path).then(() => true, () => false);
-        return removed ? 'restored' : 'the folder is not empty: it holds files the turn did not put there';
-      }
-      return live.kind === 'absent' ? 'deleted after the turn' : 'changed after the turn';
-    }
-    const lost = filesOf(live, entry.display).find((f) => unrecoverable.has(f.hash));
-    if (lost) return `holds ${lost.display}, of which no copy was kept; undoing would lose it`;
-    if (entry.before.kind === 'file' && !entry.before.stored) return entry.before.missing ?? 'no copy was kept';
-    await fs.rm(entry.path, { recursive: true, force: true });
-    if (entry.before.kind === 'absent') return 'restored';
-    await fs.mkdir(path.dirname(entry.path), { recursive: true });
-    await materialize(entry.before, this.blobDir, entry.path, entry.display, skipped);
-    return 'restored';
   }
 
   /** A path that cannot be read gets a signature no state has, so undo leaves it alone. */
@@ -391,33 +294,7 @@ export class CheckpointStore {
     }
   }
 
-  private blobPath(hash: string): string {
-    return path.join(this.blobDir, hash);
-  }
-
   private save(): Promise<void> {
-    return writeFileAtomic(path.join(this.dir, 'index.json'), JSON.stringify({ version: INDEX_VERSION, turns: this.turnList }));
+    return writeIndex(this.dir, this.turnList);
   }
-}
-
-/** What the extension API returns: display paths only. */
-export function toApiUndoResult(result: UndoResult | undefined): { restored: string[]; skipped: string[] } {
-  return { restored: result?.restored ?? [], skipped: (result?.skipped ?? []).map((s) => s.path) };
-}
-
-async function readIndex(dir: string): Promise<TurnRecord[]> {
-  const file = path.join(dir, 'index.json');
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return [];
-  try {
-    const index = JSON.parse(text) as { version?: number; turns?: TurnRecord[] };
-    if (index.version === INDEX_VERSION && Array.isArray(index.turns)) return index.turns;
-  } catch {
-    // An unreadable index is set aside below; its blobs are then collected.
-  }
-  await fs.rename(file, `${file}.unreadable`);
-  return [];
 }

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CheckpointStore, toApiUndoResult, type CheckpointLimits } from '../../src/tools/checkpoints';
+import { toApiUndoResult } from '../../src/tools/checkpointRestore';
+import { CheckpointStore, type CheckpointLimits } from '../../src/tools/checkpoints';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import type { ToolRegistry } from '../../src/tools/registry';
 import { contextFor, TempWorkspace } from '../support/workspace';

@@ -20,7 +20,8 @@ export interface PathEntry {
   unsaved?: string;
 }
 
-export interface TurnRecord {
+/** One turn as the index keeps it. */
+export interface StoredTurn {
   turnId: string;
   chatId: string;
   startedAt: number;
@@ -33,7 +34,7 @@ export interface TurnRecord {
 
 const INDEX_VERSION = 1;
 
-export async function readIndex(dir: string): Promise<TurnRecord[]> {
+export async function readIndex(dir: string): Promise<StoredTurn[]> {
   const file = indexFile(dir);
   const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
@@ -41,7 +42,7 @@ export async function readIndex(dir: string): Promise<TurnRecord[]> {
   });
   if (text === undefined) return [];
   try {
-    const index = JSON.parse(text) as { version?: number; turns?: TurnRecord[] };
+    const index = JSON.parse(text) as { version?: number; turns?: StoredTurn[] };
     if (index.version === INDEX_VERSION && Array.isArray(index.turns)) return index.turns;
   } catch {
     // An unreadable index is set aside below; its blobs are then collected.
@@ -50,7 +51,7 @@ export async function readIndex(dir: string): Promise<TurnRecord[]> {
   return [];
 }
 
-export function writeIndex(dir: string, turns: TurnRecord[]): Promise<void> {
+export function writeIndex(dir: string, turns: StoredTurn[]): Promise<void> {
   return writeFileAtomic(indexFile(dir), JSON.stringify({ version: INDEX_VERSION, turns }));
 }
 

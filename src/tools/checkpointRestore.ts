@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PathEntry, TurnRecord } from './checkpointIndex';
+import type { PathEntry, StoredTurn } from './checkpointIndex';
 import { assertInsideRoot, filesOf, materialize, scan, signature, type MissingFile, type Snapshot } from './checkpointSnapshots';
 
 /*
@@ -36,7 +36,7 @@ export interface RestoreStorage {
  * recorded order (the store keeps those, so their copies outlive the undo for a diff).
  */
 export async function undoTurnPaths(
-  turn: Pick<TurnRecord, 'turnId' | 'chatId' | 'notes' | 'entries'>,
+  turn: Pick<StoredTurn, 'turnId' | 'chatId' | 'notes' | 'entries'>,
   storage: RestoreStorage,
 ): Promise<{ result: UndoResult; kept: PathEntry[] }> {
   const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], skipped: [], notes: [...turn.notes] };

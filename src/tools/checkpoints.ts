@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readIndex, writeIndex, type TurnRecord } from './checkpointIndex';
+import { readIndex, writeIndex, type StoredTurn } from './checkpointIndex';
 import { undoTurnPaths, type UndoResult } from './checkpointRestore';
 import { exists, filesOf, isInside, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
 import type { ResolvedPath } from './workspacePaths';
@@ -66,7 +66,7 @@ export class CheckpointStore {
     readonly dir: string,
     readonly limits: CheckpointLimits,
     private readonly clock: () => number,
-    private turnList: TurnRecord[],
+    private turnList: StoredTurn[],
   ) {}
 
   /** Opens (or creates) the store in `dir`; closes turns a reload interrupted, then prunes. */
@@ -215,18 +215,18 @@ export class CheckpointStore {
     return run;
   }
 
-  private runningTurn(turnId: string): TurnRecord {
+  private runningTurn(turnId: string): StoredTurn {
     const turn = this.turnList.find((t) => t.turnId === turnId);
     if (!turn) throw new CheckpointError(`Turn ${turnId} was not begun.`);
     if (turn.endedAt !== undefined) throw new CheckpointError(`Turn ${turnId} has already ended.`);
     return turn;
   }
 
-  private peekNext(chatId?: string): TurnRecord | undefined {
+  private peekNext(chatId?: string): StoredTurn | undefined {
     return this.turnList.filter((t) => t.undoneAt === undefined && (chatId === undefined || t.chatId === chatId)).at(-1);
   }
 
-  private nextToUndo(chatId?: string): TurnRecord | undefined {
+  private nextToUndo(chatId?: string): StoredTurn | undefined {
     const turn = this.peekNext(chatId);
     if (turn && turn.endedAt === undefined) throw new CheckpointError(`Turn ${turn.turnId} is still running; undo it once it has finished.`);
     return turn;
@@ -236,7 +236,7 @@ export class CheckpointStore {
    * Ends a turn with what it left at each path. A turn a reload interrupted keeps the states
    * `recordAfter` saw, so an edit made before the reopen still counts as the person's.
    */
-  private async close(turn: TurnRecord, options: { keepRecordedAfter?: boolean } = {}): Promise<void> {
+  private async close(turn: StoredTurn, options: { keepRecordedAfter?: boolean } = {}): Promise<void> {
     for (const entry of turn.entries) {
       if (options.keepRecordedAfter && entry.afterSig !== undefined) continue;
       entry.afterSig = await this.signatureOf(entry.path);
@@ -250,7 +250,7 @@ export class CheckpointStore {
     if (turn.entries.length === 0 && turn.notes.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
   }
 
-  private async undo(turn: TurnRecord): Promise<UndoResult> {
+  private async undo(turn: StoredTurn): Promise<UndoResult> {
     const { result, kept } = await undoTurnPaths(turn, { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes });
     turn.undoneAt = this.clock();
     turn.entries = kept;
@@ -268,7 +268,7 @@ export class CheckpointStore {
   private pruneNow(): DroppedTurn[] {
     const now = this.clock();
     const dropped: DroppedTurn[] = [];
-    const drop = (turn: TurnRecord, reason: DroppedTurn['reason']) => {
+    const drop = (turn: StoredTurn, reason: DroppedTurn['reason']) => {
       this.turnList = this.turnList.filter((t) => t !== turn);
       if (turn.undoneAt === undefined) dropped.push({ turnId: turn.turnId, chatId: turn.chatId, startedAt: turn.startedAt, reason });
     };

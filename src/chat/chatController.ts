@@ -1,6 +1,6 @@
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, HostMessage, TranscriptItem } from '../protocol';
-import type { UndoResult } from '../tools/checkpoints';
+import type { UndoResult } from '../tools/checkpointRestore';
 import type { ToolResult } from '../tools/interface';
 import type { ChangeTarget, ConfirmationRequest } from '../tools/types';
 import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';

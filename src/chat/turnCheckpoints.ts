@@ -1,4 +1,5 @@
-import type { CheckpointStore, DroppedTurn, TurnSummary, UndoResult } from '../tools/checkpoints';
+import type { UndoResult } from '../tools/checkpointRestore';
+import type { CheckpointStore, DroppedTurn, TurnSummary } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 
 /** The part of the checkpoint store a chat needs. */

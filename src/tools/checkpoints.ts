@@ -1,19 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import {
-  assertInsideRoot,
-  exists,
-  filesOf,
-  isInside,
-  materialize,
-  missingFiles,
-  realParentPath,
-  scan,
-  signature,
-  type MissingFile,
-  type Snapshot,
-} from './checkpointSnapshots';
-import { writeFileAtomic } from './fileSystem';
+import { readIndex, writeIndex, type StoredTurn } from './checkpointIndex';
+import { undoTurnPaths, type UndoResult } from './checkpointRestore';
+import { exists, filesOf, isInside, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
 import type { ResolvedPath } from './workspacePaths';
 
 /*
@@ -23,9 +12,8 @@ import type { ResolvedPath } from './workspacePaths';
  * user's git. Layout:
  *   <dir>/index.json      every turn, its paths and their snapshots (written atomically)
  *   <dir>/blobs/<sha256>  file contents, shared between turns, deleted when no turn refers to them
- * Undo walks a turn's paths in reverse order of their first change, so a path changed several
- * times goes back to its state before the first change, and leaves alone any path whose state is
- * no longer what the turn left there.
+ * Undo itself (comparing each path with what the turn left, and putting it back) is in
+ * checkpointRestore.ts.
  */
 
 export interface CheckpointLimits {
@@ -44,22 +32,6 @@ export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
   maxTurns: 100,
   maxFileBytes: 20 * 1024 * 1024,
 };
-
-export interface UndoSkip extends MissingFile {
-  /** The path on disk (set for the paths the turn's tools named), for the diff's right side. */
-  absolute?: string;
-  /** The stored copy of the file as it was before the turn, to diff against the current file. */
-  before?: string;
-}
-
-export interface UndoResult {
-  turnId: string;
-  chatId: string;
-  restored: string[];
-  skipped: UndoSkip[];
-  /** What the turn did that no undo reaches, e.g. `run_bash` side effects. */
-  notes: string[];
-}
 
 export interface TurnSummary {
   turnId: string;
@@ -85,30 +57,6 @@ export interface DroppedTurn {
 
 export class CheckpointError extends Error {}
 
-interface PathEntry {
-  path: string;
-  root: string;
-  display: string;
-  before: Snapshot;
-  beforeSig: string;
-  afterSig?: string;
-  /** Set when the state before could not be saved: undo leaves the path alone. */
-  unsaved?: string;
-}
-
-interface TurnRecord {
-  turnId: string;
-  chatId: string;
-  startedAt: number;
-  endedAt?: number;
-  undoneAt?: number;
-  storedBytes: number;
-  notes: string[];
-  entries: PathEntry[];
-}
-
-const INDEX_VERSION = 1;
-
 export class CheckpointStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** Turns that an earlier session left and `open` dropped under the limits. */
@@ -118,7 +66,7 @@ export class CheckpointStore {
     readonly dir: string,
     readonly limits: CheckpointLimits,
     private readonly clock: () => number,
-    private turnList: TurnRecord[],
+    private turnList: StoredTurn[],
   ) {}
 
   /** Opens (or creates) the store in `dir`; closes turns a reload interrupted, then prunes. */
@@ -267,18 +215,18 @@ export class CheckpointStore {
     return run;
   }
 
-  private runningTurn(turnId: string): TurnRecord {
+  private runningTurn(turnId: string): StoredTurn {
     const turn = this.turnList.find((t) => t.turnId === turnId);
     if (!turn) throw new CheckpointError(`Turn ${turnId} was not begun.`);
     if (turn.endedAt !== undefined) throw new CheckpointError(`Turn ${turnId} has already ended.`);
     return turn;
   }
 
-  private peekNext(chatId?: string): TurnRecord | undefined {
+  private peekNext(chatId?: string): StoredTurn | undefined {
     return this.turnList.filter((t) => t.undoneAt === undefined && (chatId === undefined || t.chatId === chatId)).at(-1);
   }
 
-  private nextToUndo(chatId?: string): TurnRecord | undefined {
+  private nextToUndo(chatId?: string): StoredTurn | undefined {
     const turn = this.peekNext(chatId);
     if (turn && turn.endedAt === undefined) throw new CheckpointError(`Turn ${turn.turnId} is still running; undo it once it has finished.`);
     return turn;
@@ -288,7 +236,7 @@ export class CheckpointStore {
    * Ends a turn with what it left at each path. A turn a reload interrupted keeps the states
    * `recordAfter` saw, so an edit made before the reopen still counts as the person's.
    */
-  private async close(turn: TurnRecord, options: { keepRecordedAfter?: boolean } = {}): Promise<void> {
+  private async close(turn: StoredTurn, options: { keepRecordedAfter?: boolean } = {}): Promise<void> {
     for (const entry of turn.entries) {
       if (options.keepRecordedAfter && entry.afterSig !== undefined) continue;
       entry.afterSig = await this.signatureOf(entry.path);
@@ -302,59 +250,14 @@ export class CheckpointStore {
     if (turn.entries.length === 0 && turn.notes.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
   }
 
-  private async undo(turn: TurnRecord): Promise<UndoResult> {
-    const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], skipped: [], notes: [...turn.notes] };
-    const unrecoverable = new Set(turn.entries.flatMap((e) => filesOf(e.before).filter((f) => !f.stored).map((f) => f.hash)));
-    // Every check against what the turn left happens before anything is restored.
-    const live: (Snapshot | Error)[] = [];
-    for (const entry of turn.entries) live.push(await scan(entry.path, this.limits.maxFileBytes).catch((error: Error) => error));
-    const kept: PathEntry[] = [];
-    for (let i = turn.entries.length - 1; i >= 0; i--) {
-      const entry = turn.entries[i];
-      const skip = (reason: string) => {
-        const before = entry.before.kind === 'file' && entry.before.stored ? this.blobPath(entry.before.hash) : undefined;
-        result.skipped.unshift({ path: entry.display, reason, absolute: entry.path, before });
-        kept.push(entry);
-      };
-      try {
-        const outcome = await this.restore(entry, live[i], unrecoverable, result.skipped);
-        if (outcome === 'restored') result.restored.unshift(entry.display);
-        else skip(outcome);
-      } catch (error) {
-        skip(`could not be restored: ${(error as Error).message}`);
-      }
-    }
+  private async undo(turn: StoredTurn): Promise<UndoResult> {
+    const { result, kept } = await undoTurnPaths(turn, { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes });
     turn.undoneAt = this.clock();
-    turn.entries = kept.reverse();
+    turn.entries = kept;
     if (kept.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
     await this.save();
     await this.collectGarbage();
     return result;
-  }
-
-  /** Puts one path back; returns 'restored' or the reason it was left alone. */
-  private async restore(entry: PathEntry, live: Snapshot | Error, unrecoverable: Set<string>, skipped: UndoSkip[]): Promise<string> {
-    if (entry.unsaved) return entry.unsaved;
-    if (live instanceof Error) return `its current state could not be read (${live.message})`;
-    const liveSig = signature(live);
-    if (liveSig !== entry.afterSig && liveSig === entry.beforeSig) return 'restored';
-    await assertInsideRoot(entry.root, entry.path);
-    if (liveSig !== entry.afterSig) {
-      // A folder the turn created goes only if it is empty once the turn's own files are gone.
-      if (entry.before.kind === 'absent' && live.kind === 'dir') {
-        const removed = await fs.rmdir(entry.path).then(() => true, () => false);
-        return removed ? 'restored' : 'the folder is not empty: it holds files the turn did not put there';
-      }
-      return live.kind === 'absent' ? 'deleted after the turn' : 'changed after the turn';
-    }
-    const lost = filesOf(live, entry.display).find((f) => unrecoverable.has(f.hash));
-    if (lost) return `holds ${lost.display}, of which no copy was kept; undoing would lose it`;
-    if (entry.before.kind === 'file' && !entry.before.stored) return entry.before.missing ?? 'no copy was kept';
-    await fs.rm(entry.path, { recursive: true, force: true });
-    if (entry.before.kind === 'absent') return 'restored';
-    await fs.mkdir(path.dirname(entry.path), { recursive: true });
-    await materialize(entry.before, this.blobDir, entry.path, entry.display, skipped);
-    return 'restored';
   }
 
   /** A path that cannot be read gets a signature no state has, so undo leaves it alone. */
@@ -365,7 +268,7 @@ export class CheckpointStore {
   private pruneNow(): DroppedTurn[] {
     const now = this.clock();
     const dropped: DroppedTurn[] = [];
-    const drop = (turn: TurnRecord, reason: DroppedTurn['reason']) => {
+    const drop = (turn: StoredTurn, reason: DroppedTurn['reason']) => {
       this.turnList = this.turnList.filter((t) => t !== turn);
       if (turn.undoneAt === undefined) dropped.push({ turnId: turn.turnId, chatId: turn.chatId, startedAt: turn.startedAt, reason });
     };
@@ -391,33 +294,7 @@ export class CheckpointStore {
     }
   }
 
-  private blobPath(hash: string): string {
-    return path.join(this.blobDir, hash);
-  }
-
   private save(): Promise<void> {
-    return writeFileAtomic(path.join(this.dir, 'index.json'), JSON.stringify({ version: INDEX_VERSION, turns: this.turnList }));
+    return writeIndex(this.dir, this.turnList);
   }
-}
-
-/** What the extension API returns: display paths only. */
-export function toApiUndoResult(result: UndoResult | undefined): { restored: string[]; skipped: string[] } {
-  return { restored: result?.restored ?? [], skipped: (result?.skipped ?? []).map((s) => s.path) };
-}
-
-async function readIndex(dir: string): Promise<TurnRecord[]> {
-  const file = path.join(dir, 'index.json');
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return [];
-  try {
-    const index = JSON.parse(text) as { version?: number; turns?: TurnRecord[] };
-    if (index.version === INDEX_VERSION && Array.isArray(index.turns)) return index.turns;
-  } catch {
-    // An unreadable index is set aside below; its blobs are then collected.
-  }
-  await fs.rename(file, `${file}.unreadable`);
-  return [];
 }

@@ -1,5 +1,7 @@
 import type { Attachment, ChatViewState, ContextMeter, HostMessage, WebviewMessage } from '../protocol';
 import './chat.css';
+import './toolCards.css';
+import './composer.css';
 import { ComposerAttachments } from './attachments';
 import { attachScrollToBottom } from './scrollToBottom';
 import { button, el, TranscriptView } from './transcript';

@@ -2,26 +2,24 @@ import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { ModelServer } from '../support/modelServer';
-import { Workbench } from './workbench';
+import type { ModelServer } from '../support/modelServer';
+import { scriptedChat } from './scriptedWorkbench';
+import type { Workbench } from './workbench';
 
 const TASKS = '{\n  "version": "2.0.0",\n  "tasks": [{ "label": "build", "type": "npm", "script": "build" }]\n}\n';
 
-/** A workbench with the chat open on the scripted model, write_file and run_bash registered, remove only available. */
-async function startWorkbench(model: ModelServer, theme: 'Default Dark Modern' | 'Default Light Modern'): Promise<{ workbench: Workbench; chat: Frame }> {
-  const workbench = await Workbench.start({
+/**
+ * A workbench with the chat open on the scripted model (started here unless given), write_file
+ * and run_bash registered, remove only available.
+ */
+function startWorkbench(theme: 'Default Dark Modern' | 'Default Light Modern', model?: ModelServer): Promise<{ model: ModelServer; workbench: Workbench; chat: Frame }> {
+  return scriptedChat({
+    model,
     theme,
-    workspaceSettings: {
-      'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'write_file' }, { name: 'run_bash' }],
-      'toolbelt.provider': 'openai',
-      'toolbelt.baseUrl': model.openaiBaseUrl,
-      'toolbelt.model': 'scripted-model',
-    },
-    env: { OPENAI_API_KEY: 'sk-e2e' },
+    workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'write_file' }, { name: 'run_bash' }] },
+    sidebarWidth: 600,
+    toolsExpanded: true,
   });
-  await workbench.openToolbelt();
-  await workbench.widenSidebar(600);
-  return { workbench, chat: await workbench.chatFrame() };
 }
 
 describe('Approvals that read well, and risk at a glance (browser)', function () {
@@ -40,8 +38,7 @@ describe('Approvals that read well, and risk at a glance (browser)', function ()
   const focusedClass = () => chat.evaluate<string>('document.activeElement ? String(document.activeElement.className) : ""');
 
   before(async () => {
-    model = await ModelServer.start();
-    ({ workbench, chat } = await startWorkbench(model, 'Default Dark Modern'));
+    ({ model, workbench, chat } = await startWorkbench('Default Dark Modern'));
   });
 
   after(async () => {
@@ -143,7 +140,7 @@ describe('Approvals that read well, and risk at a glance (browser)', function ()
 
   it('looks right in the light theme too', async () => {
     await workbench.close();
-    ({ workbench, chat } = await startWorkbench(model, 'Default Light Modern'));
+    ({ workbench, chat } = await startWorkbench('Default Light Modern', model));
     await workbench.setToolsViewExpanded(true);
     await workbench.toolRow('remove').waitFor();
     await workbench.screenshot('approvals-tree-light');

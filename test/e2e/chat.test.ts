@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { ModelServer } from '../support/modelServer';
-import { Workbench } from './workbench';
+import type { ModelServer } from '../support/modelServer';
+import { scriptedChat } from './scriptedWorkbench';
+import type { Workbench } from './workbench';
 
 const QUESTION = 'What is 6*7, and what does the README say?';
 
@@ -22,20 +23,10 @@ describe('Chat panel in a real workbench (browser)', function () {
   const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
 
   before(async () => {
-    model = await ModelServer.start();
-    workbench = await Workbench.start({
-      workspaceSettings: {
-        'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'run_bash' }],
-        'toolbelt.provider': 'openai',
-        'toolbelt.baseUrl': model.openaiBaseUrl,
-        'toolbelt.model': 'scripted-model',
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e' },
-    });
-    await workbench.openToolbelt();
-    await workbench.widenSidebar(560);
-    await workbench.setToolsViewExpanded(false);
-    chat = await workbench.chatFrame();
+    ({ model, workbench, chat } = await scriptedChat({
+      workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'read_file' }, { name: 'run_bash' }] },
+      sidebarWidth: 560,
+    }));
   });
 
   after(async () => {

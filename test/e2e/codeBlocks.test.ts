@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { ModelServer } from '../support/modelServer';
 import { waitFor } from '../support/waitFor';
-import { Workbench } from './workbench';
+import { scriptedChat } from './scriptedWorkbench';
+import type { Workbench } from './workbench';
 
 const TS_CODE = 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 const PY_CODE = 'def shout(text):\n    return text.upper() + "!"\n';
@@ -24,22 +25,14 @@ function answer(): string[] {
   ];
 }
 
-async function startWorkbench(model: ModelServer, theme: 'Default Light Modern' | 'Default Dark Modern'): Promise<{ workbench: Workbench; chat: Frame }> {
-  const workbench = await Workbench.start({
+/** A workbench with the chat open on the scripted model (started here unless given); writes always ask. */
+function startWorkbench(theme: 'Default Light Modern' | 'Default Dark Modern', model?: ModelServer): Promise<{ model: ModelServer; workbench: Workbench; chat: Frame }> {
+  return scriptedChat({
+    model,
     theme,
-    workspaceSettings: {
-      'toolbelt.tools.registry': [{ name: 'write_file' }, { name: 'read_file' }],
-      'toolbelt.approvals.writes': 'always',
-      'toolbelt.provider': 'openai',
-      'toolbelt.baseUrl': model.openaiBaseUrl,
-      'toolbelt.model': 'scripted-model',
-    },
-    env: { OPENAI_API_KEY: 'sk-e2e' },
+    workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'write_file' }, { name: 'read_file' }], 'toolbelt.approvals.writes': 'always' },
+    sidebarWidth: 520,
   });
-  await workbench.openToolbelt();
-  await workbench.widenSidebar(520);
-  await workbench.setToolsViewExpanded(false);
-  return { workbench, chat: await workbench.chatFrame() };
 }
 
 async function askForCode(model: ModelServer, chat: Frame): Promise<void> {
@@ -60,8 +53,7 @@ describe('Code blocks in the chat panel (browser)', function () {
   const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
 
   before(async () => {
-    model = await ModelServer.start();
-    ({ workbench, chat } = await startWorkbench(model, 'Default Light Modern'));
+    ({ model, workbench, chat } = await startWorkbench('Default Light Modern'));
   });
 
   after(async () => {
@@ -195,7 +187,7 @@ describe('Code blocks in the dark theme (browser)', function () {
 
   it('reads well in the dark theme: tokens coloured apart from the text', async () => {
     let chat: Frame;
-    ({ workbench, chat } = await startWorkbench(model, 'Default Dark Modern'));
+    ({ workbench, chat } = await startWorkbench('Default Dark Modern', model));
     await askForCode(model, chat);
     const keyword = await chat.locator('.code-block pre .hljs-keyword').first().evaluate((e) => getComputedStyle(e).color);
     const string = await chat.locator('.code-block pre .hljs-string').first().evaluate((e) => getComputedStyle(e).color);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { ModelServer } from '../support/modelServer';
+import type { ModelServer } from '../support/modelServer';
+import { openChat, scriptedChat } from './scriptedWorkbench';
 import { Workbench } from './workbench';
 
 const QUESTION = 'Hello there, are you connected?';
@@ -21,13 +22,8 @@ describe('Connect a model, from the first failed send (browser, light theme)', f
   const host = () => new URL(model.origin).host;
 
   before(async () => {
-    model = await ModelServer.start();
     // Nothing configured: no provider, no key, no workspace settings.
-    workbench = await Workbench.start({ theme: 'Default Light Modern', env: { OPENAI_API_KEY: '', GEMINI_API_KEY: '' } });
-    await workbench.openToolbelt();
-    await workbench.widenSidebar(560);
-    await workbench.setToolsViewExpanded(false);
-    chat = await workbench.chatFrame();
+    ({ model, workbench, chat } = await scriptedChat({ unconfigured: true, theme: 'Default Light Modern', env: { OPENAI_API_KEY: '', GEMINI_API_KEY: '' }, sidebarWidth: 560 }));
   });
 
   after(async () => {
@@ -158,10 +154,7 @@ describe('Restricted mode in the chat panel (browser, dark theme)', function () 
       workspaceSettings: { 'toolbelt.provider': 'ollama', 'toolbelt.baseUrl': 'http://127.0.0.1:9/v1', 'toolbelt.model': 'workspace-model' },
       env: { OPENAI_API_KEY: '', GEMINI_API_KEY: '' },
     });
-    await workbench.openToolbelt();
-    await workbench.widenSidebar(560);
-    await workbench.setToolsViewExpanded(false);
-    chat = await workbench.chatFrame();
+    chat = await openChat(workbench, { sidebarWidth: 560 });
   });
 
   after(async () => {

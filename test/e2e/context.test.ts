@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { ModelServer } from '../support/modelServer';
-import { Workbench } from './workbench';
+import type { ModelServer } from '../support/modelServer';
+import { startWithScriptedModel } from './scriptedWorkbench';
+import type { Workbench } from './workbench';
 
 /** Context from the editor (chips, the `#` picker) and the panel's layout (height, keybinding, scroll-to-bottom). */
 describe('Chat context and layout in a real workbench (browser)', function () {
@@ -40,16 +41,8 @@ describe('Chat context and layout in a real workbench (browser)', function () {
   }
 
   before(async () => {
-    model = await ModelServer.start();
-    workbench = await Workbench.start({
-      workspaceSettings: {
-        'toolbelt.tools.registry': [{ name: 'calculator' }],
-        'toolbelt.provider': 'openai',
-        'toolbelt.baseUrl': model.openaiBaseUrl,
-        'toolbelt.model': 'scripted-model',
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e' },
-    });
+    // Toolbelt is opened by the first test, which checks how its Tools view starts.
+    ({ model, workbench } = await startWithScriptedModel({ workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'calculator' }] } }));
     const file = (name: string) => path.join(workbench.workspace, name);
     await fs.writeFile(file('big.log'), Array.from({ length: 3000 }, (_, i) => `log line ${i + 1}`).join('\n') + '\n');
     await fs.writeFile(file('logo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 1, 2, 3]));

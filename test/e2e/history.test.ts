@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { CONTINUE_PROMPT } from '../../src/chat/turnRewind';
-import { ModelServer } from '../support/modelServer';
-import { Workbench } from './workbench';
+import type { ModelServer } from '../support/modelServer';
+import { scriptedChat } from './scriptedWorkbench';
+import type { Workbench } from './workbench';
 
 type Sent = { role: string; content: string | null }[];
 
@@ -25,21 +26,10 @@ describe('Chat history list and turn actions in a real workbench (browser)', fun
   const assistantTexts = async () => (await chat.locator('.message.assistant .body').allTextContents()).map((t) => t.trim());
 
   before(async () => {
-    model = await ModelServer.start();
-    workbench = await Workbench.start({
-      workspaceSettings: {
-        'toolbelt.tools.registry': [{ name: 'calculator' }],
-        'toolbelt.provider': 'openai',
-        'toolbelt.baseUrl': model.openaiBaseUrl,
-        'toolbelt.model': 'scripted-model',
-        'toolbelt.systemPrompt': 'Be brief.',
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e' },
-    });
-    await workbench.openToolbelt();
-    await workbench.widenSidebar(520);
-    await workbench.setToolsViewExpanded(false);
-    chat = await workbench.chatFrame();
+    ({ model, workbench, chat } = await scriptedChat({
+      workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'calculator' }], 'toolbelt.systemPrompt': 'Be brief.' },
+      sidebarWidth: 520,
+    }));
   });
 
   after(async () => {

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { ModelServer } from '../support/modelServer';
+import type { ModelServer } from '../support/modelServer';
 import { waitFor } from '../support/waitFor';
-import { Workbench } from './workbench';
+import { scriptedChat } from './scriptedWorkbench';
+import type { Workbench } from './workbench';
 
 /** Review of a write in VS Code's diff editor, and Undo of a turn, in the real workbench. */
 describe('Trust in what the agent changes (browser)', function () {
@@ -16,22 +17,11 @@ describe('Trust in what the agent changes (browser)', function () {
   const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
 
   before(async () => {
-    model = await ModelServer.start();
-    workbench = await Workbench.start({
-      workspaceSettings: {
-        'toolbelt.tools.registry': [{ name: 'write_file' }, { name: 'read_file' }],
-        'toolbelt.approvals.writes': 'always',
-        'toolbelt.provider': 'openai',
-        'toolbelt.baseUrl': model.openaiBaseUrl,
-        'toolbelt.model': 'scripted-model',
-      },
-      env: { OPENAI_API_KEY: 'sk-e2e' },
-    });
+    ({ model, workbench, chat } = await scriptedChat({
+      workspaceSettings: { 'toolbelt.tools.registry': [{ name: 'write_file' }, { name: 'read_file' }], 'toolbelt.approvals.writes': 'always' },
+      sidebarWidth: 560,
+    }));
     original = await workbench.readWorkspaceFile('README.md');
-    await workbench.openToolbelt();
-    await workbench.widenSidebar(560);
-    await workbench.setToolsViewExpanded(false);
-    chat = await workbench.chatFrame();
   });
 
   after(async () => {

@@ -68,9 +68,13 @@ describe('Approvals that read well, and risk at a glance (browser)', function ()
     assert.match((await note.textContent()) ?? '', /toolbelt\.runBash\.allowedCommands[\s\S]*toolbelt\.runBash\.deniedCommands/);
     await workbench.screenshot('approvals-run-bash-note');
     await note.locator('.codicon-notifications-clear, .codicon-close').first().click().catch(() => undefined);
-    // Off and on again: the note was for once, per workspace.
+    // Off and on again: the note was for once, per workspace. Each click waits for the extension's
+    // summary: a click while the tree is still refreshing after the last one never reaches the
+    // extension, and the checkbox alone shows its own flip before the extension has it.
+    await workbench.waitForActiveSummary('4 of 4 enabled');
     await workbench.checkbox('run_bash').click();
     await workbench.waitForChecked('run_bash', false);
+    await workbench.waitForActiveSummary('3 of 4 enabled');
     await workbench.checkbox('run_bash').click();
     await workbench.waitForChecked('run_bash', true);
     await workbench.waitForActiveSummary('4 of 4 enabled');

@@ -93,6 +93,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.setToolsViewExpanded(true);
     await workbench.checkbox('calculator').click();
     await workbench.waitForChecked('calculator', false);
+    await workbench.waitForActiveSummary('2 of 3 enabled');
     await workbench.setToolsViewExpanded(false);
     model.enqueue({ toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] }, { text: 'The calculator is off.' });
     await ask('Use the calculator for 6*7');

@@ -180,7 +180,11 @@ export class Workbench {
     return this.toolRow(name).locator('[role=checkbox]');
   }
 
-  /** Waits until a tool's checkbox shows the given state. */
+  /**
+   * Waits until a tool's checkbox shows the given state. The workbench flips a checkbox the moment
+   * it is clicked, before the extension hears of it: wait for `waitForActiveSummary` before the
+   * next click on the tree, or before relying on the extension having the new state.
+   */
   async waitForChecked(name: string, checked: boolean, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while ((await this.checkbox(name).getAttribute('aria-checked').catch(() => null)) !== String(checked)) {
@@ -192,7 +196,10 @@ export class Workbench {
   /**
    * Waits until the Active group's summary (computed by the extension, e.g. "2 of 4 enabled")
    * reads `text`: proof that the extension host applied a toggle, not just the checkbox's
-   * own optimistic flip in the workbench.
+   * own optimistic flip in the workbench. Each toggle refreshes the whole tree, and until the
+   * workbench has fetched the rows again the extension host does not know them: a checkbox click
+   * in that window is dropped by VS Code (ExtHostTreeView.setCheckboxState skips unknown handles).
+   * Once the new summary shows, the rows under it have been fetched again.
    */
   async waitForActiveSummary(text: string, timeoutMs = 20_000): Promise<void> {
     // The summary may go on with the schemas' token cost ("· ~1.2k tokens").

@@ -1,7 +1,4 @@
-// `import … = require` compiles to a plain require: `import * as` would copy every export of the API
-// (several hundred) into a wrapper object, once per importing module, on the activation path.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-import vscode = require('vscode');
+import { vscode } from './vscode/shellVscode';
 import type { ToolbeltApi } from './vscode/api';
 import { ChatStandIns } from './vscode/chatStandIns';
 import { lazyApi } from './vscode/lazyApi';

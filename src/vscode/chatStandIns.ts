@@ -1,5 +1,4 @@
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require (see src/extension.ts)
-import vscode = require('vscode');
+import { vscode } from './shellVscode';
 import type { ChatProviderShape } from './nativeChat/chatProviderApi';
 
 /**

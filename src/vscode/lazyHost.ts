@@ -1,7 +1,4 @@
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require (see src/extension.ts)
-import path = require('node:path');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require (see src/extension.ts)
-import vscode = require('vscode');
+import { vscode } from './shellVscode';
 import type { ChatTargets } from './chatStandIns';
 import type { Host, HostShell } from './host';
 import type * as HostModule from './host';
@@ -46,9 +43,10 @@ export class LazyHost implements vscode.Disposable {
     // The host registers the same command ids; these step aside in the same tick, so no call falls between.
     vscode.Disposable.from(...this.commandStandIns.splice(0)).dispose();
     try {
-      // A computed path keeps esbuild from inlining the host into the shell.
+      // A computed path keeps esbuild from inlining the host into the shell; no node:path, which
+      // would be one more require through the extension host's interceptors at activation.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { startHost } = require(path.join(__dirname, 'host.js')) as typeof HostModule;
+      const { startHost } = require(`${__dirname}/host.js`) as typeof HostModule;
       this.host = startHost(this.context, this.shellFor(reason, loadStarted));
       return this.host;
     } catch (error) {

@@ -40,21 +40,23 @@ function fakeVscode() {
   };
 }
 
-/** chatStandIns.js as the shell loads it, bound to `vscode` (a plain require at its top). */
+/** chatStandIns.js as the shell loads it, bound to `vscode` (required once, in shellVscode.js). */
 function loadWith(vscode: unknown): typeof ChatStandInsType {
-  const file = require.resolve(path.join(__dirname, '..', '..', 'src', 'vscode', 'chatStandIns.js'));
+  const dir = path.join(__dirname, '..', '..', 'src', 'vscode');
+  const files = [require.resolve(path.join(dir, 'chatStandIns.js')), require.resolve(path.join(dir, 'shellVscode.js'))];
+  const forget = () => files.forEach((file) => delete require.cache[file]);
   const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
   const original = loader._load;
   loader._load = function (this: unknown, request, parent, isMain) {
     return request === 'vscode' ? vscode : original.call(this, request, parent, isMain);
   };
   try {
-    delete require.cache[file];
+    forget();
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded against the fake API on purpose
-    return (require(file) as { ChatStandIns: typeof ChatStandInsType }).ChatStandIns;
+    return (require(files[0]) as { ChatStandIns: typeof ChatStandInsType }).ChatStandIns;
   } finally {
     loader._load = original;
-    delete require.cache[file];
+    forget();
   }
 }
 

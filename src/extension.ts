@@ -8,10 +8,11 @@ let host: LazyHost | undefined;
 
 /**
  * The shell: registers what VS Code needs to see now (the views, every contributed command, the
- * participant, the tools the workspace names, the API) as stand-ins, and loads the rest (dist/host.js, src/vscode/host.ts) on first use. Once
- * Toolbelt serves VS Code's own chat it activates in every window; this keeps that cheap.
+ * participant, the tools the workspace names, the API) as stand-ins, and loads the rest
+ * (dist/host.js, src/vscode/host.ts) on first use. Once Toolbelt serves VS Code's own chat it
+ * activates in every window; this keeps that cheap.
  */
-export function activate(context: vscode.ExtensionContext): ToolbeltApi {
+function activate(context: vscode.ExtensionContext): ToolbeltApi {
   const started = performance.now();
   host = new LazyHost(context);
   context.subscriptions.push(host);
@@ -32,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): ToolbeltApi {
 }
 
 /** Waits until the chat history and the tool state are on disk (if the host ever loaded); the rest is disposed through context.subscriptions. */
-export async function deactivate(): Promise<void> {
+async function deactivate(): Promise<void> {
   const problems = (await host?.loaded?.flush()) ?? [];
   for (const problem of problems) console.error(`Toolbelt: not everything was saved on shutdown: ${problem}`);
 }
@@ -54,3 +55,7 @@ function contributedCommands(context: vscode.ExtensionContext): string[] {
   const commands: unknown = context.extension.packageJSON?.contributes?.commands;
   return Array.isArray(commands) ? commands.map((entry: { command?: unknown }) => entry.command).filter((id): id is string => typeof id === 'string') : [];
 }
+
+// A CommonJS export: with ES `export`s esbuild wraps the bundle's exports in interop helpers that
+// would run at every activation.
+export = { activate, deactivate };

@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import type { ModelServer } from '../support/modelServer';
-import { scriptedChat } from './scriptedWorkbench';
+import { scriptedChat, chatPanel } from './scriptedWorkbench';
 import type { Workbench } from './workbench';
 
 const QUESTION = 'What is 6*7, and what does the README say?';
@@ -13,14 +13,8 @@ describe('Chat panel in a real workbench (browser)', function () {
   let model: ModelServer;
   let workbench: Workbench;
   let chat: Frame;
+  const { input, ask, idle, card } = chatPanel(() => chat);
 
-  const input = () => chat.locator('textarea.message-input');
-  const card = (tool: string, nth = 0) => chat.locator(`details.tool-card[data-tool="${tool}"]`).nth(nth);
-  const ask = async (text: string) => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
 
   before(async () => {
     ({ model, workbench, chat } = await scriptedChat({

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { ModelServer } from '../support/modelServer';
 import { waitFor } from '../support/waitFor';
-import { scriptedChat } from './scriptedWorkbench';
+import { scriptedChat, chatPanel } from './scriptedWorkbench';
 import type { Workbench } from './workbench';
 
 const TS_CODE = 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
@@ -48,9 +48,9 @@ describe('Code blocks in the chat panel (browser)', function () {
   let model: ModelServer;
   let workbench: Workbench;
   let chat: Frame;
+  const { idle } = chatPanel(() => chat);
 
   const block = (nth: number) => chat.locator('.message.assistant .code-block').nth(nth);
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
 
   before(async () => {
     ({ model, workbench, chat } = await startWorkbench('Default Light Modern'));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import type { ModelServer } from '../support/modelServer';
-import { openChat, scriptedChat } from './scriptedWorkbench';
+import { openChat, scriptedChat, chatPanel } from './scriptedWorkbench';
 import { Workbench } from './workbench';
 
 const QUESTION = 'Hello there, are you connected?';
@@ -11,13 +11,8 @@ describe('Connect a model, from the first failed send (browser, light theme)', f
   let model: ModelServer;
   let workbench: Workbench;
   let chat: Frame;
+  const { ask, idle } = chatPanel(() => chat);
 
-  const input = () => chat.locator('textarea.message-input');
-  const ask = async (text: string) => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
   const quickInput = () => workbench.page.locator('.quick-input-widget');
   const host = () => new URL(model.origin).host;
 

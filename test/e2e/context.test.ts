@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import type { ModelServer } from '../support/modelServer';
-import { startWithScriptedModel } from './scriptedWorkbench';
+import { startWithScriptedModel, chatPanel } from './scriptedWorkbench';
 import type { Workbench } from './workbench';
 
 /** Context from the editor (chips, the `#` picker) and the panel's layout (height, keybinding, scroll-to-bottom). */
@@ -12,12 +12,11 @@ describe('Chat context and layout in a real workbench (browser)', function () {
   let model: ModelServer;
   let workbench: Workbench;
   let chat: Frame;
+  const { input, idle } = chatPanel(() => chat);
 
-  const input = () => chat.locator('textarea.message-input');
   const editorText = () => workbench.page.locator('.editor-instance .monaco-editor .view-lines').first();
   const composerChips = () => chat.locator('.composer-chips .context-chip');
   const picker = () => workbench.page.locator('.quick-input-widget', { hasText: 'Add context to the message' });
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
   const transcriptHeight = () => chat.locator('.transcript-scroller').evaluate((e) => e.clientHeight);
   /** The class of the chat's focused element, when the chat's document has the focus. */
   const focusedInChat = () =>

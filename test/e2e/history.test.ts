@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { CONTINUE_PROMPT } from '../../src/chat/turnRewind';
 import type { ModelServer } from '../support/modelServer';
-import { scriptedChat } from './scriptedWorkbench';
+import { scriptedChat, chatPanel } from './scriptedWorkbench';
 import type { Workbench } from './workbench';
 
 type Sent = { role: string; content: string | null }[];
@@ -12,13 +12,8 @@ describe('Chat history list and turn actions in a real workbench (browser)', fun
   let model: ModelServer;
   let workbench: Workbench;
   let chat: Frame;
+  const { ask, idle } = chatPanel(() => chat);
 
-  const input = () => chat.locator('textarea.message-input');
-  const ask = async (text: string) => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
   const list = () => chat.locator('.history-list');
   const entry = (title: string) => list().locator('.history-entry', { has: chat.locator('.history-title', { hasText: title }) });
   const sentLast = () => (model.requests.at(-1)!.body.messages as Sent).map((m) => `${m.role}:${m.content ?? ''}`);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { ModelServer } from '../support/modelServer';
+import { chatPanel } from './scriptedWorkbench';
 import { Workbench } from './workbench';
 
 /** A server that only counts requests: anything the panel loads from "the internet" lands here. */
@@ -90,13 +91,8 @@ describe('Hostile content in the chat panel (browser)', function () {
   let workbench: Workbench;
   let chat: Frame;
   const dialogs: string[] = [];
+  const { ask, idle } = chatPanel(() => chat, 90_000);
 
-  const input = () => chat.locator('textarea.message-input');
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 90_000 });
-  const ask = async (text: string) => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
   const answer = () => chat.locator('.message.assistant', { hasText: 'START-OF-HOSTILE-ANSWER' }).locator('.markdown');
   // Page code is passed as text: it runs in the webview, and this project's Node types know no DOM.
   const pwned = () => chat.evaluate<unknown>('window.__pwned');

@@ -62,3 +62,17 @@ export async function scriptedChat(options: ScriptedWorkbenchOptions & ChatPanel
     throw error;
   }
 }
+
+/** The chat panel's input, send, wait-until-idle and tool cards; `frame` is read at each use (a suite sets it in `before`). */
+export function chatPanel(frame: () => Frame, idleTimeoutMs = 60_000) {
+  const input = () => frame().locator('textarea.message-input');
+  return {
+    input,
+    ask: async (text: string) => {
+      await input().fill(text);
+      await input().press('Enter');
+    },
+    idle: () => frame().locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: idleTimeoutMs }),
+    card: (tool: string, nth = 0) => frame().locator(`details.tool-card[data-tool="${tool}"]`).nth(nth),
+  };
+}

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import type { ModelServer } from '../support/modelServer';
 import { waitFor } from '../support/waitFor';
-import { scriptedChat } from './scriptedWorkbench';
+import { scriptedChat, chatPanel } from './scriptedWorkbench';
 import type { Workbench } from './workbench';
 
 /** Review of a write in VS Code's diff editor, and Undo of a turn, in the real workbench. */
@@ -11,10 +11,9 @@ describe('Trust in what the agent changes (browser)', function () {
   let model: ModelServer;
   let workbench: Workbench;
   let chat: Frame;
+  const { input, idle } = chatPanel(() => chat);
   let original: string;
 
-  const input = () => chat.locator('textarea.message-input');
-  const idle = () => chat.locator('#toolbelt-chat:not(.busy)').waitFor({ timeout: 60_000 });
 
   before(async () => {
     ({ model, workbench, chat } = await scriptedChat({

@@ -6,6 +6,7 @@
 import Module from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { FakeDisposable as Disposable } from '../support/fakeDisposable';
 
 interface Manifest {
   contributes: { commands: { command: string }[]; languageModelTools: { name: string }[]; chatParticipants: { id: string }[] };
@@ -15,15 +16,6 @@ const disposable = () => ({ dispose: () => undefined });
 
 /** The part of the API the shell touches, each registration a no-op. */
 function fakeVscode(): Record<string, unknown> {
-  class Disposable {
-    constructor(private readonly onDispose: () => void) {}
-    static from(...items: { dispose(): unknown }[]): Disposable {
-      return new Disposable(() => items.forEach((item) => item.dispose()));
-    }
-    dispose(): void {
-      this.onDispose();
-    }
-  }
   class EventEmitter {
     private readonly listeners: ((value: unknown) => void)[] = [];
     event = (listener: (value: unknown) => void) => (this.listeners.push(listener), disposable());

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import Module from 'node:module';
 import * as path from 'node:path';
 import type { ChatStandIns as ChatStandInsType } from '../../src/vscode/chatStandIns';
+import { FakeDisposable as Disposable } from '../support/fakeDisposable';
 
 type Tool = { invoke(options: unknown, token: unknown): unknown; prepareInvocation?(options: unknown, token: unknown): unknown };
 
@@ -9,15 +10,6 @@ type Tool = { invoke(options: unknown, token: unknown): unknown; prepareInvocati
 function fakeVscode() {
   const tools = new Map<string, Tool>();
   const participants: string[] = [];
-  class Disposable {
-    constructor(private readonly onDispose: () => void) {}
-    static from(...items: { dispose(): unknown }[]): Disposable {
-      return new Disposable(() => items.forEach((item) => item.dispose()));
-    }
-    dispose(): void {
-      this.onDispose();
-    }
-  }
   return {
     tools,
     participants,

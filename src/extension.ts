@@ -1,8 +1,8 @@
 import { vscode } from './vscode/shellVscode';
 import type { ToolbeltApi } from './vscode/api';
-import { ChatStandIns } from './vscode/chatStandIns';
 import { lazyApi } from './vscode/lazyApi';
 import { LazyHost } from './vscode/lazyHost';
+import { registerStandIns } from './vscode/standIns';
 
 let host: LazyHost | undefined;
 
@@ -14,22 +14,14 @@ let host: LazyHost | undefined;
  */
 function activate(context: vscode.ExtensionContext): ToolbeltApi {
   const started = performance.now();
-  host = new LazyHost(context);
-  context.subscriptions.push(host);
-  host.standInForTreeView('toolbelt.tools', { manageCheckboxStateManually: true });
-  host.standInForWebviewView('toolbelt.chat');
-  host.standInForCommands(contributedCommands(context));
-  const shell = host;
-  const registry = vscode.workspace.getConfiguration('toolbelt').get<unknown>('tools.registry');
-  const chat = new ChatStandIns(context.extension.packageJSON?.contributes, registry, (reason) => shell.load(reason));
-  host.chat = chat;
-  context.subscriptions.push(chat);
+  const shell = (host = new LazyHost());
+  const parts = (shell.parts = registerStandIns(context, (reason) => shell.load(reason)));
   // VS Code's chat offers the workspace's tools by context keys the host sets, and lists Toolbelt's
   // model once asked: the host loads soon after startup, off the activation path.
   const background = setTimeout(() => loadQuietly(shell, "VS Code's chat (tools offered, model listed)"), BACKGROUND_LOAD_DELAY_MS);
-  context.subscriptions.push(new vscode.Disposable(() => clearTimeout(background)));
-  host.activationMs = performance.now() - started;
-  return lazyApi((member) => shell.load(member).api, host.activationMs);
+  context.subscriptions.push(new vscode.Disposable(() => (clearTimeout(background), vscode.Disposable.from(...parts.commandStandIns.splice(0)).dispose())));
+  parts.activationMs = performance.now() - started;
+  return lazyApi((member) => shell.load(member).api, parts.activationMs);
 }
 
 /** Waits until the chat history and the tool state are on disk (if the host ever loaded); the rest is disposed through context.subscriptions. */
@@ -48,12 +40,6 @@ function loadQuietly(shell: LazyHost, reason: string): void {
   } catch {
     // LazyHost.load has said why, once.
   }
-}
-
-/** The command ids package.json contributes: each gets a stand-in, so none is written twice. */
-function contributedCommands(context: vscode.ExtensionContext): string[] {
-  const commands: unknown = context.extension.packageJSON?.contributes?.commands;
-  return Array.isArray(commands) ? commands.map((entry: { command?: unknown }) => entry.command).filter((id): id is string => typeof id === 'string') : [];
 }
 
 // A CommonJS export: with ES `export`s esbuild wraps the bundle's exports in interop helpers that

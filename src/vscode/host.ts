@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
-import { createApi, type ToolbeltApi } from './api';
+import { createApi } from './api';
 import { ApiKeys, registerApiKeyCommand } from './apiKeys';
 import type { ChatService } from './chat/chatService';
 import { CHAT_VIEW } from './chat/chatView';
@@ -13,44 +13,21 @@ import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
-import type { ChatTargets } from './chatStandIns';
+import { handOver } from './shellHandover';
+import type { Host, ShellParts } from './shellParts';
 import { registerNativeChat } from './nativeChat/registerNativeChat';
 import { registerToolSources } from './sources/registerToolSources';
 import { WorkspaceTools } from './workspaceTools';
 
 /**
- * What the shell (dist/extension.js) registered at activation and hands over to the host: the
- * views it stood in for, and why the host is loading now.
- */
-export interface HostShell {
-  /** How long activate() took (the shell's own work). */
-  readonly activationMs: number;
-  /** What needed the host first: "the toolbelt.tools view", "toolbelt.openChat", "api.tools.list"… */
-  readonly reason: string;
-  /** performance.now() when the shell began to load dist/host.js, so the log counts reading it too. */
-  readonly loadStarted: number;
-  /** The tree view the shell created for `id`; from now on `provider` gives its rows. */
-  treeView<T>(id: string, provider: vscode.TreeDataProvider<T>): vscode.TreeView<T>;
-  /** The shell's registrations for VS Code's chat, waiting for their implementations. */
-  readonly chat: ChatTargets;
-  /** Hands the webview view `id`, registered by the shell, to `provider`. */
-  webviewView(id: string, provider: vscode.WebviewViewProvider): vscode.Disposable;
-}
-
-/** Everything the shell reaches through once the host is loaded. */
-export interface Host {
-  readonly api: ToolbeltApi;
-  /** For deactivate(): the chat history, the tool state and the tool log on disk; one line per problem. */
-  flush(): Promise<string[]>;
-}
-
-/**
  * Builds the services and registers the commands, the tree and the chat: everything activate()
  * used to do. Loaded (dist/host.js) on first use, so a window that never shows Toolbelt pays
  * only for the shell. The shell has already disposed its command stand-ins, so the commands
- * registered here take their ids.
+ * registered here take their ids; `parts` are the shell's other registrations, taken over here.
  */
-export function startHost(context: vscode.ExtensionContext, shell: HostShell): Host {
+export function startHost(parts: ShellParts, reason: string, loadStarted: number): Host {
+  const { context } = parts;
+  const shell = handOver(parts, reason, loadStarted);
   const log = vscode.window.createOutputChannel('Toolbelt', { log: true });
   const watcher = new SettingsWatcher();
   const keys = new ApiKeys(context.secrets);

@@ -8,7 +8,7 @@ import { lmToolName } from './lmToolEntries';
 import { availabilityIn, type ToolsView } from './offeredToolKeys';
 import { PendingPlans, runPreApproved } from './preApproval';
 import { enableHint } from './toolAvailability';
-import type { ChatTargets } from '../chatStandIns';
+import type { ChatTargets } from '../shellHandover';
 
 /** A test seam: what `prepareInvocation` answers for a call, without showing anything. */
 export const PREPARE_COMMAND = 'toolbelt.lmTools.prepareInvocation';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../providers/types';
-import type { ChatTargets } from '../chatStandIns';
+import type { ChatTargets } from '../shellHandover';
 import { loadChatRuntime } from '../chat/runtimeLoader';
 import { readSettings } from '../settings';
 import type { ToolsView } from './offeredToolKeys';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApiKeys } from '../apiKeys';
-import type { ChatTargets } from '../chatStandIns';
+import type { ChatTargets } from '../shellHandover';
 import type { SettingsWatcher } from '../settings';
 import type { WorkspaceToolContext } from '../toolContext';
 import type { WorkspaceTools } from '../workspaceTools';

@@ -207,14 +207,17 @@ export class Workbench {
     await this.toolsTree.locator('[role=treeitem][aria-level="1"]', { hasText: summary }).first().waitFor({ timeout: timeoutMs });
   }
 
-  /** Runs a command from the palette by its exact title; the palette is reopened if the command list was not ready. */
+  /**
+   * Runs a command from the palette by its exact title. The palette is reopened if the command list
+   * was not ready, or if it closed before the title was typed (a view that takes focus just then,
+   * such as the chat panel focusing its input after New Chat, closes it).
+   */
   async runCommand(title: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('F1');
       const input = this.page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(`>${title}`);
       try {
+        await input.fill(`>${title}`, { timeout: 5_000 });
         await this.pickOption(title, 5_000);
         return;
       } catch (error) {

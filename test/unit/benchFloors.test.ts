@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import Module from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { requireWithVscode } from '../support/withFakeVscode';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -29,17 +29,7 @@ function registrationsOf(dir: string): string[] {
     chat: { createChatParticipant: record('participant') },
     commands: { registerCommand: record('command') },
   };
-  const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
-  const load = loader._load;
-  loader._load = function (this: unknown, request, parent, isMain) {
-    return request === 'vscode' ? vscode : load.call(this, request, parent, isMain);
-  };
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated extension is CommonJS
-    (require(path.join(dir, 'extension.js')) as { activate(context: { subscriptions: unknown[] }): unknown }).activate({ subscriptions: [] });
-  } finally {
-    loader._load = load;
-  }
+  requireWithVscode<{ activate(context: { subscriptions: unknown[] }): unknown }>(vscode, [path.join(dir, 'extension.js')]).activate({ subscriptions: [] });
   return calls;
 }
 

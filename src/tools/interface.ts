@@ -1,3 +1,6 @@
+import type { ToolCaller } from './caller';
+import type { ConsentPlan } from './consent';
+
 /** A JSON Schema object as the tool-calling APIs accept it (the subset the manifest uses). */
 export interface JsonSchema {
   type?: 'object' | 'string' | 'number' | 'integer' | 'boolean' | 'array';
@@ -34,6 +37,11 @@ export interface ToolExecuteOptions {
   /** Aborting stops the tool; run_bash kills its whole process tree. */
   signal?: AbortSignal;
   /**
+   * Who asks for this call: how to ask the person, where its undo record goes, its conversation.
+   * Without one, the call uses the hooks of the tool's ToolContext (`confirm`, `beforeChange`).
+   */
+  caller?: ToolCaller;
+  /**
    * Stops the call's wall-clock budget while a person decides (an approval); call the
    * returned function to start it again. Set by the registry.
    */
@@ -56,6 +64,11 @@ export interface ExecutableTool {
   execute(args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<string>;
   /** How long one call with these arguments may run before it is stopped; the registry's default otherwise. */
   budgetMs?(args: Record<string, unknown>): number | undefined;
+  /**
+   * What a call with these arguments would need before it runs (refused, questions for a person,
+   * nothing), without asking or changing anything. Tools without it never ask.
+   */
+  consent?(args: Record<string, unknown>, options?: Pick<ToolExecuteOptions, 'signal'>): Promise<ConsentPlan>;
 }
 
 /** How a tool call ended: as data, so no caller guesses from the wording of the text. */

@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { ToolHandler } from './builtinTool';
-import { describeRefusal, judgeCommand, partsToApprove, type CommandJudgement } from './commandPolicy';
-import type { ApprovedBy } from './interface';
+import { builtin } from './builtinTool';
+import { describeRefusal, judgeCommand, partsToApprove } from './commandPolicy';
+import { unasked, type ConsentPlan } from './consent';
 import { LIMITS } from './manifest';
 import { processIsolation, type IsolationKind } from './processIsolation';
 import { PidNamespace } from './pidNamespace';
 import { NamespaceKiller, ProcessTracker, type TreeKiller } from './processTree';
-import { ToolRefusedError } from './toolErrors';
-import type { ConfirmationRequest, ToolContext } from './types';
-import { requireConsent, resolveWorkspacePath } from './workspacePaths';
+import type { ToolContext } from './types';
+import { resolveWorkspacePath } from './workspacePaths';
 
 /** After SIGTERM, how long the process tree has to exit before SIGKILL (short, so Stop ends a call within ~1 s). */
 const KILL_GRACE_MS = 500;
@@ -49,48 +48,48 @@ export class HeadTailBuffer {
   }
 }
 
-export const runBash: ToolHandler = async (args, ctx, { signal, approval }) => {
-  const command = args.command as string;
-  const timeoutSeconds = (args.timeoutSeconds as number | undefined) ?? LIMITS.bashDefaultTimeoutSeconds;
-  const cwd = (await resolveWorkspacePath(ctx, '.')).absolute;
-  const summary = `Run \`${command}\``;
-  const policy = ctx.commandPolicy;
-  if (!policy) await requireConsent(ctx, { tool: 'run_bash', args, summary, targets: [], destructive: true, signal });
-  else await applyCommandRules(judgeCommand(command, policy), { ctx, args, summary, signal, approval });
-  signal?.throwIfAborted();
-  return runCommand(command, cwd, timeoutSeconds * 1000, signal);
-};
-
-interface RuleCheck {
-  ctx: ToolContext;
-  args: Record<string, unknown>;
-  summary: string;
-  signal?: AbortSignal;
-  approval?: { by?: ApprovedBy };
+interface BashPlan {
+  command: string;
+  cwd: string;
 }
 
 /**
- * The person's command rules decide before anything runs: a denied part refuses the call (with
- * or without a confirm hook); all parts allowed runs it without asking; otherwise the parts no
- * rule allows are asked about. Without a confirm hook an `ask` runs, as every run_bash call does
- * there: enabling the tool was the consent, and only a deny rule says otherwise.
+ * Without command rules every command asks (`destructive`); with them a denied part refuses the
+ * call (with or without a person), all parts allowed runs it unasked, and otherwise the parts no
+ * rule allows are asked about. Nobody to ask: it runs — enabling the tool was the consent, and
+ * only a deny rule says otherwise.
  */
-async function applyCommandRules(judgement: CommandJudgement, { ctx, args, summary, signal, approval }: RuleCheck): Promise<void> {
-  if (judgement.verdict === 'deny') throw new ToolRefusedError(describeRefusal(judgement));
-  if (judgement.verdict === 'allow') {
-    if (approval) approval.by = 'rule';
-    return;
+async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, signal?: AbortSignal): Promise<ConsentPlan<BashPlan>> {
+  const command = args.command as string;
+  const cwd = (await resolveWorkspacePath(ctx, '.', { signal })).absolute;
+  const plan = unasked('run_bash', { command, cwd });
+  const summary = `Run \`${command}\``;
+  const policy = ctx.commandPolicy;
+  if (!policy) {
+    plan.questions.push({ reason: 'destructive', summary, declined: `The user declined: ${summary}. Nothing was changed.` });
+    return plan;
   }
-  if (!ctx.confirm) return;
-  const parts = partsToApprove(judgement);
-  const unallowed = parts.length > 0 ? ` — no rule allows ${parts.map((p) => `\`${p.text}\``).join(', ')}` : '';
-  const problem = judgement.problem ? ` — ${judgement.problem}` : '';
-  const request: ConfirmationRequest = { tool: 'run_bash', reason: 'command', summary: `${summary}${problem}${unallowed}`, args, parts: parts.map((p) => p.text), signal };
-  const approved = await ctx.confirm(request);
-  signal?.throwIfAborted();
-  if (!approved) throw new ToolRefusedError(`The user declined: ${summary}. Nothing was run.`);
-  if (approval) approval.by = request.decidedBy ?? 'person';
+  const judgement = judgeCommand(command, policy);
+  if (judgement.verdict === 'deny') plan.refusal = describeRefusal(judgement);
+  else if (judgement.verdict === 'allow') plan.allowedByRule = 'toolbelt.runBash.allowedCommands';
+  else {
+    const parts = partsToApprove(judgement);
+    const unallowed = parts.length > 0 ? ` — no rule allows ${parts.map((p) => `\`${p.text}\``).join(', ')}` : '';
+    const problem = judgement.problem ? ` — ${judgement.problem}` : '';
+    plan.questions.push({
+      reason: 'command',
+      summary: `${summary}${problem}${unallowed}`,
+      parts: parts.map((p) => p.text),
+      declined: `The user declined: ${summary}. Nothing was run.`,
+    });
+  }
+  return plan;
 }
+
+export const runBash = builtin(bashConsent, async (args, _ctx, { signal, plan }) => {
+  const timeoutSeconds = (args.timeoutSeconds as number | undefined) ?? LIMITS.bashDefaultTimeoutSeconds;
+  return runCommand(plan.prepared.command, plan.prepared.cwd, timeoutSeconds * 1000, signal);
+});
 
 export interface RunCommandOptions {
   /** Use this mechanism instead of the detected one (tests force 'process-group'). */

@@ -8,9 +8,10 @@ export type ToolRisk = 'read' | 'write' | 'exec';
  * path: .git/, .vscode/, *.code-workspace), `sensitive` (reading a file that matches
  * `sensitiveGlobs`), `command` (parts of a run_bash command no rule allows), `write` (the
  * person asked to review every write, `writeApprovals: 'always'`), `external` (a tool from an MCP
- * server or another extension: each call asks unless the person ticked "run without asking").
+ * server or another extension: each call asks unless the person ticked "run without asking"),
+ * `unsandboxed` (a command that would run without the OS sandbox, where none is available).
  */
-export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external';
+export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external' | 'unsandboxed';
 
 /** What a tool asks the user before a call that needs consent. */
 export interface ConfirmationRequest {

@@ -137,7 +137,7 @@ describe('Toolbelt\'s tools in VS Code\'s own chat (vscode.lm)', () => {
     await fs.mkdir(path.join(root(), 'h5-files'), { recursive: true });
     await fs.writeFile(path.join(root(), 'h5-files', 'doomed.txt'), 'bye');
     const remove = await prepare('remove', { path: 'h5-files/doomed.txt' });
-    assert.match(messageOf(remove), /delete `h5-files\/doomed\.txt`/);
+    assert.match(messageOf(remove), /Delete h5-files\/doomed\.txt/);
     const bash = await prepare('run_bash', { command: 'echo hello && ls' });
     assert.match(messageOf(bash), /echo hello && ls/);
     const protectedWrite = await prepare('write_file', { path: '.vscode/h5-protected.json', content: '{}' });

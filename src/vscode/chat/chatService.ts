@@ -11,7 +11,7 @@ import type { WorkspaceTools } from '../workspaceTools';
 import type { StoredConversation } from '../../chat/conversation';
 import type { ContextMeter } from '../../protocol';
 import type { ConversationStore } from './conversationStore';
-import { CheckpointStore } from '../../tools/checkpoints';
+import { openCheckpoints } from '../callGroups';
 import { loadChatRuntime } from './runtimeLoader';
 import { vscodeModelProvider } from './vscodeModels';
 
@@ -45,7 +45,7 @@ export class ChatService implements vscode.Disposable {
         const settings = readSettings();
         return { provider: settings.provider, model: settings.model || DEFAULT_MODELS[settings.provider] };
       },
-      checkpoints: checkpointsDir ? () => CheckpointStore.open(checkpointsDir) : undefined,
+      checkpoints: checkpointsDir ? () => openCheckpoints(checkpointsDir) : undefined,
       compare: (before, current, title) => {
         void vscode.commands
           .executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(current), title, { preview: true })

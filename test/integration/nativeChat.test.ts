@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ToolbeltApi } from '../../src/vscode/api';
 import { ModelServer } from '../support/modelServer';
 import { activateToolbelt, setChatSettings, setRegistry, waitFor } from './helpers';
+import { ScriptedChatModel, toolbeltTurn } from './scriptedLmModel';
 
 const BUILTINS = [
   'calculator', 'get_current_datetime', 'generate_uuid', 'read_file', 'list_dir', 'search_text', 'search_files',
@@ -175,53 +176,6 @@ describe('Toolbelt\'s tools in VS Code\'s own chat (vscode.lm)', () => {
     assert.ok(Date.now() - started < 20_000);
   });
 });
-
-type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
-
-/** A LanguageModelChat that answers from a script and keeps what it was sent. */
-class ScriptedChatModel {
-  readonly vendor = 'test';
-  readonly id = 'scripted';
-  readonly name = 'Scripted';
-  readonly family = 'scripted';
-  readonly version = '1';
-  readonly maxInputTokens = 100_000;
-  readonly sent: { messages: vscode.LanguageModelChatMessage[]; options: vscode.LanguageModelChatRequestOptions }[] = [];
-
-  constructor(private readonly replies: Part[][]) {}
-
-  sendRequest(messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}): Promise<{ stream: AsyncIterable<Part>; text: AsyncIterable<string> }> {
-    this.sent.push({ messages, options });
-    const parts = this.replies.shift() ?? [new vscode.LanguageModelTextPart('(no more replies)')];
-    async function* stream() {
-      for (const part of parts) yield part;
-    }
-    async function* text() {
-      for (const part of parts) if (part instanceof vscode.LanguageModelTextPart) yield part.value;
-    }
-    return Promise.resolve({ stream: stream(), text: text() });
-  }
-
-  countTokens(): Promise<number> {
-    return Promise.resolve(1);
-  }
-}
-
-class RecordingStream {
-  readonly markdown: string[] = [];
-  readonly progress: string[] = [];
-  readonly stream = {
-    markdown: (value: string | vscode.MarkdownString) => void this.markdown.push(typeof value === 'string' ? value : value.value),
-    progress: (value: string) => void this.progress.push(value),
-  };
-}
-
-async function toolbeltTurn(model: ScriptedChatModel, prompt: string, token = new vscode.CancellationTokenSource().token): Promise<{ result: vscode.ChatResult; out: RecordingStream }> {
-  const out = new RecordingStream();
-  const request = { prompt, model, toolInvocationToken: undefined };
-  const result = await vscode.commands.executeCommand<vscode.ChatResult>('toolbelt.nativeChat.handleRequest', request, { history: [] }, out.stream, token);
-  return { result, out };
-}
 
 describe('@toolbelt: Toolbelt\'s Agent on a vscode.lm model', () => {
   let api: ToolbeltApi;

@@ -225,6 +225,24 @@ const targets = [
   })),
 ];
 
+/**
+ * The core (src/core.ts: tools, providers, Agent) bundled with nothing external, into memory only:
+ * a `vscode` import anywhere below it cannot resolve and fails the build, so the core stays a
+ * library the CLI can load outside VS Code.
+ */
+const coreWithoutVscode = {
+  ...common,
+  entryPoints: { core: 'src/core.ts' },
+  outdir: 'dist',
+  write: false,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  alias: ESM_BUILDS,
+  plugins: [...common.plugins, deferPackages, splitModules],
+};
+targets.push(coreWithoutVscode);
+
 const webviewEntry = 'src/webview/main.ts';
 if (fs.existsSync(webviewEntry)) {
   targets.push({
@@ -262,8 +280,9 @@ async function main() {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     return;
   }
-  const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+  const built = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  const results = built.filter((_, index) => targets[index].write !== false);
   warnIfLeftOutOfPackage(results);
   // chatWithoutToolCore, shellApartFromHost and shellPlainRequires have said which; a one-shot build fails.
   const failed = (metafile) => toolCoreInChatBundle(metafile).length > 0 || modulesSharedWithShell(metafile).length > 0 || wrappedImportsInShell(metafile).length > 0;

@@ -63,11 +63,6 @@ export async function undoTurnPaths(
   return { result, kept: kept.reverse() };
 }
 
-/** What the extension API returns: display paths only. */
-export function toApiUndoResult(result: UndoResult | undefined): { restored: string[]; skipped: string[] } {
-  return { restored: result?.restored ?? [], skipped: (result?.skipped ?? []).map((s) => s.path) };
-}
-
 /** Puts one path back; returns 'restored' or the reason it was left alone. */
 async function restorePath(entry: PathEntry, live: Snapshot | Error, unrecoverable: Set<string>, skipped: UndoSkip[], blobDir: string): Promise<string> {
   if (entry.unsaved) return entry.unsaved;

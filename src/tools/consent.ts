@@ -1,7 +1,6 @@
 import type { ToolCaller } from './caller';
-import type { ApprovedBy, ToolExecuteOptions } from './interface';
 import { ToolRefusedError } from './toolErrors';
-import type { ConfirmationReason, ConfirmationRequest, ToolContext } from './types';
+import type { ApprovedBy, ConfirmationReason, ConfirmationRequest, ToolContext } from './types';
 import { assertUnchanged, type ResolvedPath } from './workspacePaths';
 
 /**
@@ -68,9 +67,13 @@ export function recordApproval(slot: { by?: ApprovedBy } | undefined, by: Approv
   if (slot && (slot.by === undefined || RANK[slot.by] <= RANK[by])) slot.by = by;
 }
 
-export interface ConsentRun extends Pick<ToolExecuteOptions, 'signal' | 'pauseBudget' | 'approval'> {
+/** One call asking for its consent (see ToolExecuteOptions for `pauseBudget` and `approval`). */
+export interface ConsentRun {
   caller: ToolCaller;
   args: Record<string, unknown>;
+  signal?: AbortSignal;
+  pauseBudget?: () => () => void;
+  approval?: { by?: ApprovedBy };
 }
 
 /**

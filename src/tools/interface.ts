@@ -1,27 +1,10 @@
 import type { ToolCaller } from './caller';
 import type { ConsentPlan } from './consent';
+import type { ToolParameters } from './schema';
+import type { ApprovedBy } from './types';
 
-/** A JSON Schema object as the tool-calling APIs accept it (the subset the manifest uses). */
-export interface JsonSchema {
-  type?: 'object' | 'string' | 'number' | 'integer' | 'boolean' | 'array';
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: readonly (string | number | boolean)[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  default?: unknown;
-  [keyword: string]: unknown;
-}
-
-/** The parameters of a tool: always a JSON Schema of type "object". */
-export interface ToolParameters extends JsonSchema {
-  type: 'object';
-  properties: Record<string, JsonSchema>;
-}
+export type { JsonSchema, ToolParameters } from './schema';
+export type { ApprovedBy } from './types';
 
 /** A tool as the OpenAI Chat Completions API (and Ollama) receives it. */
 export interface ChatTool {
@@ -53,9 +36,6 @@ export interface ToolExecuteOptions {
    */
   approval?: { by?: ApprovedBy };
 }
-
-/** Who let a call run: nobody needed to (`auto`), a `person`, a `rule`; or it was `refused`. */
-export type ApprovedBy = 'auto' | 'person' | 'rule' | 'refused';
 
 /** A tool the registry can offer to a model and run. */
 export interface ExecutableTool {

@@ -1,10 +1,9 @@
 import { CallBudget, realScheduler, type Scheduler } from './callBudget';
 import type { ToolCaller } from './caller';
 import { unasked, type ConsentPlan } from './consent';
-import { toGeminiTools, toOpenAITools, type GeminiTools } from './formats';
+import { toGeminiTools, toOpenAITools, type GeminiTools, type ToolFormat } from './formats';
 import type { ApprovedBy, ChatTool, ExecutableTool, ToolExecuteOptions, ToolExecutor, ToolResult, ToolStatus } from './interface';
 import { ToolCancelledError, ToolRefusedError } from './toolErrors';
-import type { ServiceName } from '../providers/providerNames';
 
 /** How long one tool call may run when the tool names no budget of its own. */
 export const DEFAULT_TOOL_BUDGET_MS = 60_000;
@@ -119,7 +118,7 @@ export class ToolRegistry implements ToolExecutor {
    * (registration order kept). OpenAI and Ollama get ChatTool[]; Gemini gets
    * `{functionDeclarations}`.
    */
-  getToolsForProvider(provider: Exclude<ServiceName, 'gemini'>, allowedTools?: string[]): ChatTool[];
+  getToolsForProvider(provider: Exclude<ToolFormat, 'gemini'>, allowedTools?: string[]): ChatTool[];
   getToolsForProvider(provider: 'gemini', allowedTools?: string[]): GeminiTools;
   getToolsForProvider(provider: string, allowedTools?: string[]): ChatTool[] | GeminiTools;
   getToolsForProvider(provider: string, allowedTools?: string[]): ChatTool[] | GeminiTools {

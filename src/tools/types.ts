@@ -1,4 +1,7 @@
-import type { ToolParameters } from './interface';
+import type { ToolParameters } from './schema';
+
+/** Who let a call run: nobody needed to (`auto`), a `person`, a `rule`; or it was `refused`. */
+export type ApprovedBy = 'auto' | 'person' | 'rule' | 'refused';
 
 /** How much harm a tool can do: read-only, changes files, or runs programs. */
 export type ToolRisk = 'read' | 'write' | 'exec';

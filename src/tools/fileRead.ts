@@ -26,7 +26,7 @@ async function readConsent(args: Record<string, unknown>, ctx: ToolContext, sign
   const target = await resolveWorkspacePath(ctx, args.path, { signal });
   const stat = await regularFileStat(target);
   const plan = unasked('read_file', { target, identity: { dev: stat.dev, ino: stat.ino } });
-  const question = sensitiveReadQuestion(ctx, target);
+  const question = await sensitiveReadQuestion(ctx, target, stat, signal);
   if (question) plan.questions.push(question);
   return plan;
 }
@@ -36,7 +36,7 @@ const runReadFile: ToolHandler<ReadPlan> = async (args, ctx, { signal, plan }) =
   const { handle, stat } = await openRegularFile(target);
   try {
     // Another file at the path since consent (swapped in while a person decided): judged again, never read unasked.
-    if ((stat.dev !== identity.dev || stat.ino !== identity.ino) && sensitiveReadQuestion(ctx, target)) {
+    if ((stat.dev !== identity.dev || stat.ino !== identity.ino) && (await sensitiveReadQuestion(ctx, target, stat, signal))) {
       throw new ToolRefusedError(`"${target.display}" was replaced while waiting; it was not read.`);
     }
     signal?.throwIfAborted();

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ConsentQuestion } from './consent';
 import { parseGlob } from './globPattern';
 import { ripgrepReadsGlob } from './ripgrep';
+import { sensitiveLinkGlob, type FileIdentity } from './sensitiveLinks';
 import type { ToolContext } from './types';
 import type { ResolvedPath } from './workspacePaths';
 
@@ -94,12 +95,19 @@ function namesOf(ctx: ToolContext, target: ResolvedPath): string[] {
 
 /**
  * A file that matches `ctx.sensitiveGlobs` is read only when a person says so: the question for
- * reading `target`, refused where nobody can be asked. Undefined when no glob matches.
+ * reading `target`, refused where nobody can be asked. A file is known by its names (the real
+ * path and the one given) and, with more than one link, by what it is: a hard link to `.env`
+ * counts as `.env` (sensitiveLinks.ts). Undefined when it is not sensitive.
  */
-export function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPath): ConsentQuestion | undefined {
+export async function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPath, identity?: FileIdentity, signal?: AbortSignal): Promise<ConsentQuestion | undefined> {
+  let why: string | undefined;
   const glob = sensitiveGlobFor(ctx.sensitiveGlobs, namesOf(ctx, target));
-  if (glob === undefined) return undefined;
-  const why = `it matches "${glob}" in ${SENSITIVE_SETTING}`;
+  if (glob !== undefined) why = `it matches "${glob}" in ${SENSITIVE_SETTING}`;
+  else if (identity) {
+    const linked = await sensitiveLinkGlob(ctx, identity, (relative) => sensitiveGlobFor(ctx.sensitiveGlobs, [relative]), signal);
+    if (linked !== undefined) why = `it is a hard link to a file that matches ${linked.startsWith('(') ? linked : `"${linked}"`} in ${SENSITIVE_SETTING}`;
+  }
+  if (why === undefined) return undefined;
   return {
     reason: 'sensitive',
     summary: `Read ${target.display}, which may hold secrets (${why})`,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ATTACHMENT_LIMITS, capAttachment, type CappedAttachment } from '../../chat/attachments';
 import { looksBinary, openRegularFile } from '../../tools/fileSystem';
 import { sensitiveReadQuestion } from '../../tools/sensitiveFiles';
+import type { FileIdentity } from '../../tools/sensitiveLinks';
 import type { ConfirmationRequest, ToolContext } from '../../tools/types';
 import { PathRefusedError, resolveWorkspacePath, WorkspacePathError } from '../../tools/workspacePaths';
 
@@ -36,8 +37,8 @@ export async function readAttachment(
   try {
     const resolved = await resolveWorkspacePath(tools, uri.fsPath);
     // Asked as read_file asks (the same question), with a dialog of its own: what the person allows is what is read.
-    const allowed = async (): Promise<boolean> => {
-      const question = sensitiveReadQuestion(tools, resolved);
+    const allowed = async (identity?: FileIdentity): Promise<boolean> => {
+      const question = await sensitiveReadQuestion(tools, resolved, identity);
       if (!question) return true;
       return ask({ tool: 'attach', reason: question.reason, summary: question.summary, args: { path: resolved.display }, paths: question.paths });
     };
@@ -48,7 +49,7 @@ export async function readAttachment(
     }
     const { handle, stat } = await openRegularFile(resolved);
     try {
-      if (!(await allowed())) return declined;
+      if (!(await allowed(stat))) return declined;
       if (await looksBinary(handle)) return capAttachment({ kind, path: resolved.display, text: '', complete: true, totalBytes: stat.size, binary: true }, usedChars);
       const head = Buffer.alloc(Math.min(stat.size, HEAD_BYTES));
       const { bytesRead } = await handle.read(head, 0, head.length, 0);

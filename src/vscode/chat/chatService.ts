@@ -51,6 +51,14 @@ export class ChatService implements vscode.Disposable {
           .executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(current), title, { preview: true })
           .then(undefined, (error: unknown) => this.log.warn(`Could not open the comparison: ${String(error)}`));
       },
+      confirmProtectedUndo: async (paths) => {
+        const choice = await vscode.window.showWarningMessage(
+          'Toolbelt: undo changes protected paths',
+          { modal: true, detail: `Undoing this turn puts back ${paths.join(', ')}, which hold the repository or workspace settings.` },
+          'Undo Them Too',
+        );
+        return choice === 'Undo Them Too';
+      },
       log: (message) => this.log.warn(message),
       onApprovalRequested: (summary, decide) => {
         if (this.viewVisible()) return;

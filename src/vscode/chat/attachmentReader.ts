@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { ATTACHMENT_LIMITS, capAttachment, type CappedAttachment } from '../../chat/attachments';
 import { looksBinary, openRegularFile } from '../../tools/fileSystem';
@@ -44,7 +45,8 @@ export async function readAttachment(
     };
     const declined = { ok: false as const, reason: `Not attached: you chose not to send ${vscode.workspace.asRelativePath(uri)} to the model.` };
     if (text !== undefined) {
-      if (!(await allowed())) return declined;
+      // The editor's text of a file on disk: judged as that file (a hard link to .env is .env).
+      if (!(await allowed(await fs.stat(resolved.absolute).catch(() => undefined)))) return declined;
       return capAttachment({ kind, path: resolved.display, range, text, complete: true }, usedChars);
     }
     const { handle, stat } = await openRegularFile(resolved);

@@ -34,6 +34,7 @@ Every command:
                                   toolbelt.approvals.writes, toolbelt.mcp.servers, toolbelt.provider/model/baseUrl
   --state-dir DIR                 Where undo records and the call log live (also TOOLBELT_STATE_DIR;
                                   default $XDG_STATE_HOME/toolbelt/<workspace>)
+  --verbose                       Say more on stderr (servers started, questions answered)
   --help, -h                      This text
   --version                       Toolbelt's version
 

@@ -67,6 +67,9 @@ export class CliWorkspace {
   static async open(options: CliWorkspaceOptions): Promise<CliWorkspace> {
     const root = workspaceFolder(options.root);
     const settings = new LiveSettings(root, options.choices.userSettingsFile);
+    // The person's own rules (their denied commands among them) must not be dropped by a typo in the file's name.
+    const user = settings.current.user;
+    if (user && !user.exists) throw new UsageError(user.problems[0] ?? `${user.path}: cannot be read.`);
     for (const problem of settings.current.problems()) options.log.warn(problem);
     const workspace = new CliWorkspace(settings, options);
     workspace.applyRegistry();

@@ -122,6 +122,15 @@ describe('toolbelt policy explain and policy test', function () {
     }
   });
 
+  it("usage errors exit 2: a workspace that is not a folder, a person's settings file that is not there", async () => {
+    const noFolder = await runCliInProcess(['policy', 'test', '--workspace', fixture.ws.path('keys.secret')]);
+    assert.deepEqual([noFolder.code, /not a folder/.test(noFolder.stderr)], [2, true]);
+    const noFile = await runCliInProcess(['policy', 'test', '--workspace', fixture.root, '--user-settings', fixture.ws.path('missing.json')]);
+    assert.deepEqual([noFile.code, /there is no such file/.test(noFile.stderr)], [2, true]);
+    const unknown = await runCliInProcess(['policy', 'test', ...fixture.args('--frobnicate')]);
+    assert.deepEqual([unknown.code, /Unknown option --frobnicate/.test(unknown.stderr)], [2, true]);
+  });
+
   it('policy test checks every example and exits non-zero naming each mismatch by its line', async () => {
     const result = await runCliProcess(['policy', 'test', ...fixture.args('--accept-workspace-commands')]);
     assert.equal(result.code, 1);

@@ -99,9 +99,13 @@ export class CliWorkspace {
 
   /** Names given to --enable or --run-without-asking that this workspace does not register. */
   unknownChoices(): string[] {
-    const known = new Set(this.manager.list().flatMap((tool) => [tool.name, ...(tool.modelName ? [tool.modelName] : [])]));
+    const registered = this.manager.list();
+    const known = new Set(registered.flatMap((tool) => [tool.name, ...(tool.modelName ? [tool.modelName] : [])]));
+    // A `<server>/*` whose server has not started yet names its tools only once it runs.
+    const servers = registered.filter((tool) => tool.name.endsWith('/*')).map((tool) => tool.name.slice(0, -1));
+    const isKnown = (name: string) => known.has(name) || servers.some((prefix) => name.startsWith(prefix) || name.startsWith(modelNameFor(prefix)));
     const { enable, runWithoutAsking } = this.options.choices;
-    const missing = (flag: string, names: ReadonlySet<string>) => [...names].filter((name) => !known.has(name)).map((name) => `${flag} ${name}`);
+    const missing = (flag: string, names: ReadonlySet<string>) => [...names].filter((name) => !isKnown(name)).map((name) => `${flag} ${name}`);
     return [...missing('--enable', enable), ...missing('--run-without-asking', runWithoutAsking)];
   }
 

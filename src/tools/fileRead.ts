@@ -76,11 +76,16 @@ async function regularFileStat(target: ResolvedPath): Promise<Stats> {
   return stat;
 }
 
-export const listDir: BuiltinImplementation = {
-  run: async (args, ctx, { signal }) => {
+// The path is resolved and checked in consent, so `policy explain` and the registry agree on a path outside.
+export const listDir: BuiltinImplementation = builtin(
+  async (args, ctx, signal) => {
     const target = await resolveWorkspacePath(ctx, args.path ?? '.', { signal });
     const stat = await statOf(target, 'Directory');
     if (!stat.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a file, not a directory; use read_file to read it.`);
+    return unasked('list_dir', { target });
+  },
+  async (_args, _ctx, { signal, plan }) => {
+    const { target } = plan.prepared;
     signal?.throwIfAborted();
     const entries = await fs.readdir(target.absolute, { withFileTypes: true });
     signal?.throwIfAborted();
@@ -101,7 +106,7 @@ export const listDir: BuiltinImplementation = {
     }
     return shown.join('\n');
   },
-};
+);
 
 function normalizeEncoding(value: unknown): BufferEncoding {
   if (value === undefined || value === 'utf-8') return 'utf8';

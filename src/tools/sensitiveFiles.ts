@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { ConsentQuestion } from './consent';
+import type { ConsentQuestion, PolicyRule } from './consent';
 import { parseGlob } from './globPattern';
 import { ripgrepReadsGlob } from './ripgrep';
 import { sensitiveLinkGlob, type FileIdentity } from './sensitiveLinks';
@@ -101,11 +101,13 @@ function namesOf(ctx: ToolContext, target: ResolvedPath): string[] {
  */
 export async function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPath, identity?: FileIdentity, signal?: AbortSignal): Promise<ConsentQuestion | undefined> {
   let why: string | undefined;
+  let rule: PolicyRule = { setting: SENSITIVE_SETTING };
   const glob = sensitiveGlobFor(ctx.sensitiveGlobs, namesOf(ctx, target));
-  if (glob !== undefined) why = `it matches "${glob}" in ${SENSITIVE_SETTING}`;
+  if (glob !== undefined) [why, rule] = [`it matches "${glob}" in ${SENSITIVE_SETTING}`, { setting: SENSITIVE_SETTING, entry: glob }];
   else if (identity) {
     const linked = await sensitiveLinkGlob(ctx, identity, (relative) => sensitiveGlobFor(ctx.sensitiveGlobs, [relative]), signal);
     if (linked !== undefined) why = `it is a hard link to a file that matches ${linked.startsWith('(') ? linked : `"${linked}"`} in ${SENSITIVE_SETTING}`;
+    if (linked !== undefined && !linked.startsWith('(')) rule = { setting: SENSITIVE_SETTING, entry: linked };
   }
   if (why === undefined) return undefined;
   return {
@@ -114,6 +116,7 @@ export async function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPa
     paths: [target.display],
     nobody: `"${target.display}" may hold secrets (${why}); reading it needs the person's say, and none can be asked here. It was not read.`,
     declined: `The user declined: reading ${target.display}, which may hold secrets. It was not read.`,
+    rule,
   };
 }
 
@@ -154,6 +157,7 @@ export async function sensitiveMoveQuestion(
     paths: [source.display, destination.display],
     nobody: `"${source.display}" may hold secrets (${why}); moving it there needs the person's say, and none can be asked here. Nothing was moved.`,
     declined: `The user declined: moving ${source.display}, which may hold secrets, to ${destination.display}. Nothing was moved.`,
+    rule: found.glob === TOO_MANY ? { builtin: 'moving a folder too large to check for sensitive files asks' } : { setting: SENSITIVE_SETTING, entry: found.glob },
   };
 }
 

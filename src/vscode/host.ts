@@ -9,6 +9,7 @@ import { registerToolCommands } from './toolCommands';
 import { WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
+import { registerOtherAgents } from './otherAgents';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
 import { handOver } from './shellHandover';
@@ -38,6 +39,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
   registerCommandToolNote(context, tools);
+  context.subscriptions.push(registerOtherAgents(context, log));
   registerRegistryDiagnostics(context, tools, log);
   registerToolSources(context, tools, log);
   registerApiKeyCommand(context, keys, () => readSettings().provider);

@@ -10,6 +10,7 @@ import { WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
 import { registerOtherAgents } from './otherAgents';
+import { registerPolicyTestDiagnostics } from './policyTestDiagnostics';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
 import { handOver } from './shellHandover';
@@ -41,6 +42,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   registerCommandToolNote(context, tools);
   context.subscriptions.push(registerOtherAgents(context, log));
   registerRegistryDiagnostics(context, tools, log);
+  context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log));
   registerToolSources(context, tools, log);
   registerApiKeyCommand(context, keys, () => readSettings().provider);
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.

@@ -1,0 +1,208 @@
+// The walk behind judgeCommand: every node of the parsed command, every simple command, every
+// place bash turns data into code, every string run as code (judged at up to three levels).
+import type * as Unbash from 'unbash/dist/parser';
+import type { CommandPart, CommandVerdict } from './commandPolicy';
+import { decodeEscapes, evaluation, mayHoldCode } from './commandEvaluation';
+import { environmentCaution, gitConfigValues, isSensitiveShellVariable, HARMLESS_SUMMARY, valueRunsAs } from './commandEnvironment';
+import { judgeWords } from './commandLevels';
+import type { Rules } from './commandRules';
+import { clip, latentText, shellWord, type ShellWord } from './commandWords';
+import type { Stdin } from './commandCode';
+
+// unbash is ESM-only with an "exports" map that this project's node10 module resolution cannot
+// read: the types come from its dist path, the code through require (esbuild bundles it into CJS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse, forEachChild } = require('unbash') as typeof Unbash;
+
+/** How deep strings run as code (eval, sh -c, values bash evaluates) inside strings are followed. */
+export const NESTED_STRING_DEPTH = 3;
+const DEVICES_NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+const CODE_IN_SUBSCRIPT = /\[[^\]]*(\$\(|`)/;
+
+/** What the whole judgement shares, whatever string it is in. */
+type Shared = { evaluates: boolean; latent: string[] };
+export type Context = { rules: Rules; parts: CommandPart[]; problems: string[]; depth: number; shared: Shared };
+/** How a text runs: as commands, or as prompt text where only its $(…), `…` and $((…)) run. */
+export type TextMode = 'script' | 'prompt';
+
+export function newContext(rules: Rules): Context {
+  return { rules, parts: [], problems: [], depth: 0, shared: { evaluates: false, latent: [] } };
+}
+
+export function denyRulesSet(ctx: Context): boolean {
+  return ctx.rules.denied.length > 0;
+}
+
+/** The verdict for code the rules cannot read: refused under deny rules (it might run a denied one), asked otherwise. */
+export function unreadable(ctx: Context): CommandVerdict {
+  return denyRulesSet(ctx) ? 'deny' : 'ask';
+}
+
+export const UNREADABLE_UNDER_DENY = 'with denied commands set, code the rules cannot read is refused';
+
+export function judgeScript(source: string, ctx: Context, mode: TextMode = 'script'): void {
+  try {
+    if (mode === 'script') return visit(parse(source), source, ctx);
+    let delimiter = 'TOOLBELT_TEXT';
+    while (source.includes(delimiter)) delimiter += '_';
+    const wrapped = `: <<${delimiter}\n${source}\n${delimiter}\n`;
+    const script = parse(wrapped);
+    for (const error of script.errors ?? []) ctx.problems.push(`cannot parse: ${error.message}`);
+    const command = script.commands[0]?.command;
+    const body = command?.type === 'Command' ? command.redirects.find((r): r is Unbash.HereDoc => r.type === 'HereDoc')?.body : undefined;
+    if (!body) return;
+    // A here-document body is read leniently: an unfinished `$(` runs to its end instead of failing.
+    const unfinished = (body.parts ?? []).find((p) => p.type !== 'Literal' && !/[)`}\]]$/.test(p.text));
+    if (unfinished) ctx.problems.push(`an unfinished \`${clip(unfinished.text.trim())}\``);
+    visit(body, wrapped, ctx);
+  } catch (error) {
+    ctx.problems.push(`cannot analyse the command (${(error as Error).message})`);
+  }
+}
+
+function visit(node: Unbash.SyntaxNode, src: string, ctx: Context): void {
+  if (node.type === 'Script') {
+    if (node.source !== undefined) src = node.source;
+    for (const error of (node as Unbash.ParsedScript).errors ?? []) ctx.problems.push(`cannot parse: ${error.message} (at character ${error.pos})`);
+  } else if (node.type === 'Command') {
+    judgeSimpleCommand(node, src, ctx);
+  } else if (node.type === 'Redirected') {
+    const writes = writesOf(node.redirects, src);
+    if (writes.length > 0) pushPart(ctx, node.redirects.map((r) => src.slice(r.pos, r.end)).join(' '), 'ask', `writes to ${writes.join(', ')}`, writes);
+  } else if (node.type === 'Word' || node.type === 'HereDocBody') {
+    const text = node.type === 'Word' ? latentText(node) : node.text;
+    if (mayHoldCode(text)) ctx.shared.latent.push(text);
+  } else {
+    const found = evaluation(node);
+    if (found) {
+      const text = src.slice(node.pos, node.end);
+      if (found.kind === 'evaluates') ctx.shared.evaluates = true;
+      if (found.kind === 'opaque') pushPart(ctx, text, unreadable(ctx), denyRulesSet(ctx) ? `${found.reason}; ${UNREADABLE_UNDER_DENY} (write the command without it)` : found.reason, []);
+      else pushPart(ctx, text, 'ask', found.reason, []);
+    }
+  }
+  forEachChild(node, (child) => visit(child, src, ctx));
+}
+
+function judgeSimpleCommand(command: Unbash.Command, src: string, ctx: Context): void {
+  const text = src.slice(command.pos, command.end);
+  const writes = writesOf(command.redirects, src);
+  const cautions: string[] = [];
+  const unreadables: string[] = [];
+  for (const item of command.prefix) {
+    if (item.type === 'Assignment') judgeAssignment(shellWord(item, src), command.name ? 'for the command' : 'shell', cautions, unreadables, ctx);
+  }
+  for (const item of [...command.prefix, ...(command.name ? [command.name] : []), ...command.args]) {
+    const word = item.type === 'Word' || item.type === 'Assignment' ? shellWord(item, src) : undefined;
+    if (word?.literal && CODE_IN_SUBSCRIPT.test(word.value)) {
+      ctx.shared.evaluates = true;
+      cautions.push(`\`${clip(word.raw)}\` holds $(…) in a subscript, which bash runs where it is used as a variable name`);
+    }
+  }
+  if (!command.name) {
+    if (writes.length > 0) cautions.push(`it writes to ${writes.join(', ')}`);
+    if (unreadables.length > 0) return pushPart(ctx, text, unreadable(ctx), [...unreadables, ...cautions].join('; '), writes);
+    return pushPart(ctx, text, cautions.length > 0 ? 'ask' : 'allow', cautions.join('; ') || 'only sets variables', writes);
+  }
+  judgeWords([command.name, ...command.args].map((w) => shellWord(w, src)), { text, writes, cautions, unreadables, stdin: stdinOf(command, src) }, ctx);
+}
+
+/**
+ * A `NAME=value` in front of a command, of env or sudo, of export or declare, or on its own:
+ * names that can change what a program runs ask; a value that is itself a command line is
+ * judged for denied commands.
+ */
+export function judgeAssignment(word: ShellWord, how: 'for the command' | 'for every later command' | 'shell', cautions: string[], unreadables: string[], ctx: Context): void {
+  const match = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=(.*)$/s.exec(word.value);
+  if (!match) return;
+  const [, name, , value] = match;
+  const caution = how === 'shell'
+    ? isSensitiveShellVariable(name) ? `it sets ${name}, which programs it starts may read (only ${HARMLESS_SUMMARY} go without asking)` : undefined
+    : environmentCaution(name, how);
+  if (caution) cautions.push(caution);
+  const runsAs = valueRunsAs(name);
+  if (!runsAs || !caution) return;
+  if (!word.literal) unreadables.push(`${name} holds a command that is only known when it runs; ${UNREADABLE_UNDER_DENY}`);
+  else if (denyRulesSet(ctx)) {
+    const commands = runsAs === 'git-config' ? gitConfigValues(value) : [value];
+    const texts = runsAs === 'prompt' ? promptVariants(value) : commands.map((c) => c.replace(/^[|!]/, ''));
+    judgeDenied(texts, runsAs === 'prompt' ? 'prompt' : 'script', ctx, `${name} holds it, and a program runs it`);
+  }
+}
+
+/**
+ * Judges text that may run (a variable's value, a string a program runs) and keeps only what is
+ * denied: the rest asks already. A text that cannot be read fully is refused when `strict`.
+ */
+export function judgeDenied(texts: string[], mode: TextMode, ctx: Context, origin: string, strict = false, known = deniedTexts(ctx)): boolean {
+  let denied = false;
+  for (const text of new Set(texts)) {
+    const sub: Context = { rules: ctx.rules, parts: [], problems: [], depth: ctx.depth + 1, shared: { evaluates: false, latent: [] } };
+    if (ctx.depth < NESTED_STRING_DEPTH) judgeScript(text, sub, mode);
+    else sub.problems.push('it nests too deeply to check');
+    for (const part of sub.parts) {
+      if (part.verdict !== 'deny' || known.has(part.text)) continue;
+      known.add(part.text);
+      ctx.parts.push({ ...part, reason: `${part.reason}; ${origin}` });
+      denied = true;
+    }
+    if (strict && sub.problems.length > 0 && !denied) {
+      pushPart(ctx, text, 'deny', `${sub.problems[0]}: bash may complete and run it where the value is evaluated; ${UNREADABLE_UNDER_DENY}`, []);
+      denied = true;
+    }
+  }
+  return denied;
+}
+
+/** Substitutions written into data that bash evaluates somewhere in the command (arithmetic, ${!x}, …). */
+export function judgeLatentCode(ctx: Context): void {
+  const known = deniedTexts(ctx);
+  for (const text of new Set(ctx.shared.latent)) {
+    judgeDenied(promptVariants(text).filter(mayHoldCode), 'prompt', ctx, `it is written in \`${clip(text)}\`, and bash evaluates values in this command`, true, known);
+  }
+}
+
+function deniedTexts(ctx: Context): Set<string> {
+  return new Set(ctx.parts.filter((p) => p.verdict === 'deny').map((p) => p.text));
+}
+
+/** A prompt string as bash may read it: as written, with `\$` made `$` (prompt escapes), with printf escapes decoded. */
+function promptVariants(text: string): string[] {
+  return [text, text.replace(/\\([$`])/g, '$1'), decodeEscapes(text)];
+}
+
+function stdinOf(command: Unbash.Command, src: string): Stdin {
+  let stdin: Stdin = { kind: 'unknown' };
+  for (const r of command.redirects) {
+    const descriptor = r.descriptor?.type === 'FileDescriptor' ? r.descriptor.value : undefined;
+    if (descriptor !== undefined && descriptor !== 0) continue;
+    if (r.type === 'HereDoc') {
+      const literal = r.delimiter?.quoted || (r.body.parts ?? []).every((p) => p.type === 'Literal');
+      stdin = literal ? { kind: 'text', text: r.body.text } : { kind: 'unknown' };
+    } else if (r.type === 'HereString') {
+      const word = r.target ? shellWord(r.target, src) : undefined;
+      stdin = word?.literal ? { kind: 'text', text: word.value } : { kind: 'unknown' };
+    } else if (r.operator === '<' || r.operator === '<>') {
+      const target = r.target ? shellWord(r.target, src) : undefined;
+      stdin = target?.literal && !/^\/(dev|proc)\//.test(target.value) ? { kind: 'file' } : { kind: 'unknown' };
+    } else if (r.operator === '<&') stdin = { kind: 'unknown' };
+  }
+  return stdin;
+}
+
+function writesOf(redirects: readonly Unbash.Redirection[], src: string): string[] {
+  const writes: string[] = [];
+  for (const r of redirects) {
+    if (r.type !== 'Redirect' || !r.target || !['>', '>>', '>|', '&>', '&>>', '<>', '>&'].includes(r.operator)) continue;
+    const target = shellWord(r.target, src);
+    if (r.operator === '>&' && target.literal && /^(\d+-?|-)$/.test(target.value)) continue;
+    if (!(target.literal && DEVICES_NOT_FILES.has(target.value))) writes.push(target.raw);
+  }
+  return writes;
+}
+
+export function pushPart(ctx: Context, text: string, verdict: CommandVerdict, reason: string, writes: string[], at = ctx.parts.length): void {
+  const part: CommandPart = { text: clip(text), verdict, reason, ...(writes.length > 0 ? { writes } : {}) };
+  if (at === ctx.parts.length) ctx.parts.push(part);
+  else ctx.parts.splice(at, 0, part);
+}

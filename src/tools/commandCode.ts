@@ -80,26 +80,33 @@ export function codeOf(words: ShellWord[], stdin: Stdin): Code | undefined {
       return { kind: 'strings', runner: name, strings: values.map((w) => w.value.slice(w.value.indexOf('=') + 1)) };
     }
     case 'mapfile': case 'readarray': {
-      const at = optionValueIndex(words, ['-C']);
-      return at === undefined ? undefined : strings(at, [attachedOrNext(words, at, '-C')]);
+      const found = optionValue(words, ['-C']);
+      return found && strings(found.at, [found.value]);
     }
     case 'source': case '.':
       return sourced(words, stdin);
     case 'su': case 'runuser': {
-      const at = optionValueIndex(words, ['-c', '--command', '--session-command']);
-      return at === undefined ? fromStdin(name, words, stdin) : strings(at, [attachedOrNext(words, at, '-c')]);
+      const found = optionValue(words, ['-c', '--command', '--session-command']);
+      return found ? strings(found.at, [found.value]) : fromStdin(name, words, stdin);
     }
     case 'script': {
-      const at = optionValueIndex(words, ['-c', '--command']);
-      return at === undefined ? fromStdin(name, words, { kind: 'unknown' }) : strings(at, [attachedOrNext(words, at, '-c')]);
+      const found = optionValue(words, ['-c', '--command']);
+      return found ? strings(found.at, [found.value]) : fromStdin(name, words, { kind: 'unknown' });
     }
     case 'flock': {
-      const at = optionValueIndex(words, ['-c', '--command']);
-      return at === undefined ? undefined : strings(at, [attachedOrNext(words, at, '-c')]);
+      const found = optionValue(words, ['-c', '--command']);
+      return found && strings(found.at, [found.value]);
     }
     case 'env': {
-      const at = optionValueIndex(words, ['-S', '--split-string']);
-      return at === undefined ? undefined : strings(at, [attachedOrNext(words, at, '-S'), ...words.slice(at + 1 + (isAttached(words[at]) ? 0 : 1))]);
+      const found = optionValue(words, ['-S', '--split-string']);
+      return found && strings(found.at, [found.value, ...words.slice(found.at + 1)]);
+    }
+    case 'sudo':
+      // sudo -s / -i without a command: a shell that reads its commands from the input.
+      return words.some((w) => /^-[a-zA-Z]*[si]$/.test(w.value)) && !words.slice(1).some((w) => !w.value.startsWith('-')) ? fromStdin(name, words, stdin) : undefined;
+    case 'vim': case 'vi': case 'nvim': case 'ex': case 'view': case 'emacs': {
+      const at = words.findIndex((w, i) => i > 0 && /^(\+|-c$|--cmd$|-S|--eval$|-eval$|--execute$|-l$|--load$|-batch$|--batch$)/.test(w.value));
+      return at > 0 ? { kind: 'opaque', runner: name, reason: `${name} ${words[at].value} runs editor commands, which can start programs`, ruleWords: at + 1 } : undefined;
     }
     case 'watch': {
       const inner = unwrap(words, WATCH, []);
@@ -121,7 +128,9 @@ export function codeOf(words: ShellWord[], stdin: Stdin): Code | undefined {
   }
   if (SHELLS.has(name)) return shellCode(name, words, stdin);
   if (AWKS.has(name)) return awkCode(name, words);
-  const spec = INTERPRETERS[name] ?? (/^(python|pypy)[\d.]*$/.test(name) ? PYTHON : undefined);
+  // python3.12, perl5.36, node18: the same interpreter.
+  const bare = name.replace(/[\d.]+$/, '');
+  const spec = INTERPRETERS[name] ?? INTERPRETERS[bare] ?? (bare === 'python' || bare === 'pypy' ? PYTHON : undefined);
   return spec ? interpreterCode(name, words, stdin, spec) : undefined;
 }
 
@@ -281,20 +290,19 @@ function inlineReason(what: string): string {
   return `\`${what}\` runs inline code the command rules cannot read`;
 }
 
-/** Where an option that takes a value sits (`-c cmd`, `-ccmd`, `--command=cmd`), if present. */
-function optionValueIndex(words: ShellWord[], options: string[]): number | undefined {
-  const at = words.findIndex((w, i) => i > 0 && options.some((o) => w.value === o || w.value.startsWith(`${o}=`) || (o.length === 2 && w.value.startsWith(o))));
-  return at > 0 ? at : undefined;
-}
-
-function isAttached(word: ShellWord): boolean {
-  return /^(-[A-Za-z].|--[\w-]+=)/.test(word.value);
-}
-
-/** The value of the option at `at`: attached to it or the next word. */
-function attachedOrNext(words: ShellWord[], at: number, short: string): ShellWord {
-  const word = words[at];
-  if (!isAttached(word)) return words[at + 1] ?? { value: '', literal: true, raw: '' };
-  const value = word.value.startsWith('--') ? word.value.slice(word.value.indexOf('=') + 1) : word.value.slice(short.length);
-  return { value, literal: word.literal, raw: word.raw };
+/**
+ * An option that takes a value, if present: `-c cmd`, `-xc cmd` (the last of a cluster),
+ * `-ccmd`, `--command=cmd`, `--command cmd`. `at` is where the value is (the option itself when attached).
+ */
+function optionValue(words: ShellWord[], options: string[]): { at: number; value: ShellWord } | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const { value } = words[i];
+    for (const option of options) {
+      const short = option.length === 2;
+      if (value === option || (short && new RegExp(`^-[A-Za-z]+${option[1]}$`).test(value))) return words[i + 1] ? { at: i + 1, value: words[i + 1] } : undefined;
+      if (!short && value.startsWith(`${option}=`)) return { at: i, value: { ...words[i], value: value.slice(option.length + 1) } };
+      if (short && value.startsWith(option) && !value.startsWith('--')) return { at: i, value: { ...words[i], value: value.slice(2) } };
+    }
+  }
+  return undefined;
 }

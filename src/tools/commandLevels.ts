@@ -68,7 +68,8 @@ export function judgeWords(words: ShellWord[], info: CommandInfo, ctx: Context):
   for (const { option, command } of optionCommands(name, innermost.words)) {
     cautions.push(`its ${option} option runs \`${clip(command.raw)}\``);
     if (!command.literal) unreadables.push(`the command its ${option} option runs is only known when it runs`);
-    else if (denyRulesSet(ctx)) judgeDenied([command.value], 'script', ctx, `${name} runs it (${option})`);
+    // git runs an alias value starting with `!` as a shell command; less-style `|cmd` pipes.
+    else if (denyRulesSet(ctx)) judgeDenied([command.value.replace(/^[|!]/, '')], 'script', ctx, `${name} runs it (${option})`);
   }
   const code = codeOf(innermost.words, info.stdin);
   const innermostMin = !code ? 1 : code.kind === 'strings' ? 2 : code.ruleWords;

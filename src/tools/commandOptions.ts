@@ -14,7 +14,6 @@ type OptionSpec = {
 
 const SSH: OptionSpec = { options: ['-o', '-S'], keyed: ['-o'] };
 const OPTION_COMMANDS: Record<string, OptionSpec> = {
-  git: { options: ['-c', '-x', '--exec', '--extcmd', '--exec-path', '--upload-pack', '--receive-pack'], keyed: ['-c'], rest: ['run', 'foreach'] },
   rg: { options: ['--pre'] },
   sort: { options: ['--compress-program'] },
   tar: { options: ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '-F', '--new-volume-script', '--rsh-command'], keyed: ['--checkpoint-action'] },
@@ -27,10 +26,35 @@ const OPTION_COMMANDS: Record<string, OptionSpec> = {
   npm: { options: ['-c', '--call', '--script-shell'] },
 };
 
+/** git's own options come before its subcommand; each subcommand has its own. */
+const GIT_GLOBAL: OptionSpec = { options: ['-c', '--config-env', '--exec-path'], keyed: ['-c'] };
+const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
+const GIT_SUBCOMMANDS: Record<string, OptionSpec> = {
+  rebase: { options: ['-x', '--exec'] },
+  difftool: { options: ['-x', '--extcmd'] },
+  push: { options: ['--receive-pack', '--exec'] },
+  fetch: { options: ['--upload-pack'] }, pull: { options: ['--upload-pack'] }, 'ls-remote': { options: ['--upload-pack'] },
+  clone: { options: ['-u', '--upload-pack'] },
+  archive: { options: ['--exec'] },
+  grep: { options: ['-O', '--open-files-in-pager'] },
+  bisect: { options: [], rest: ['run'] },
+  submodule: { options: [], rest: ['foreach'] },
+  'filter-branch': { options: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'] },
+};
+
 /** Each option of the command that runs a command, with that command as written. */
 export function optionCommands(name: string, words: readonly ShellWord[]): { option: string; command: ShellWord }[] {
+  if (name === 'git') {
+    let sub = 1;
+    while (sub < words.length && words[sub].value.startsWith('-')) sub += GIT_GLOBAL_WITH_VALUE.has(words[sub].value) ? 2 : 1;
+    const subcommand = GIT_SUBCOMMANDS[words[sub]?.value ?? ''];
+    return [...commandsOf(GIT_GLOBAL, words.slice(0, sub)), ...(subcommand ? commandsOf(subcommand, words.slice(sub)) : [])];
+  }
   const spec = OPTION_COMMANDS[name];
-  if (!spec) return [];
+  return spec ? commandsOf(spec, words) : [];
+}
+
+function commandsOf(spec: OptionSpec, words: readonly ShellWord[]): { option: string; command: ShellWord }[] {
   const found: { option: string; command: ShellWord }[] = [];
   for (let i = 1; i < words.length; i++) {
     const word = words[i];

@@ -8,6 +8,7 @@
 //     longest event-loop stall over hostile search patterns (test/bench/search.ts)
 //   - read_file near the end of a 100 MB file: bytes read and time (test/bench/readFile.ts)
 //   - one tools/call round trip to a stdio MCP server (test/bench/mcp.ts, the fixture server)
+//   - run_bash's command rules judging the longest command they parse, hostile shapes (test/bench/commandPolicy.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -49,6 +50,7 @@ async function main() {
   if (part('search')) results.search = searchBench();
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
+  if (part('commands')) results.commands = commandPolicyBench();
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -152,6 +154,13 @@ function readFileBench() {
 function mcpBench() {
   const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'mcp.js'), '500'], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the MCP bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** Runs test/bench/commandPolicy.ts (the command rules on 64 KB hostile commands) in a process of its own. */
+function commandPolicyBench() {
+  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'commandPolicy.js')], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the command-rules bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
@@ -285,6 +294,17 @@ function report(r, file) {
       : []),
     ...(r.mcp
       ? [[`MCP tools/call round trip to a stdio server (median of ${r.mcp.calls}; p90 ${ms(r.mcp.p90Ms)}; first start ${ms(r.mcp.startMs)})`, ms(r.mcp.medianMs), '', undefined]]
+      : []),
+    ...(r.commands
+      ? [
+          [
+            `command rules: a ${(r.commands.maxChars / KB).toFixed(0)} KB command, slowest of ${r.commands.rows.length} hostile shapes (${r.commands.rows.find((row) => row.ms === r.commands.worstMs).shape})`,
+            ms(r.commands.worstMs),
+            '',
+            undefined,
+          ],
+          ['command rules: a 1 MB command (not parsed: it asks)', ms(r.commands.oneMegabyte.ms), '', undefined],
+        ]
       : []),
     ...(r.readFile
       ? Object.entries(r.readFile.rows).map(([name, row]) => [

@@ -19,14 +19,18 @@ export const NESTED_STRING_DEPTH = 3;
 const DEVICES_NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 const CODE_IN_SUBSCRIPT = /\[[^\]]*(\$\(|`)/;
 
-/** What the whole judgement shares, whatever string it is in. */
-type Shared = { evaluates: boolean; latent: string[] };
+/** What the whole judgement shares, whatever string it is in: texts bash may evaluate, and the denied parts' texts. */
+type Shared = { evaluates: boolean; latent: string[]; denied: Set<string> };
 export type Context = { rules: Rules; parts: CommandPart[]; problems: string[]; depth: number; shared: Shared };
 /** How a text runs: as commands, or as prompt text where only its $(…), `…` and $((…)) run. */
 export type TextMode = 'script' | 'prompt';
 
 export function newContext(rules: Rules): Context {
-  return { rules, parts: [], problems: [], depth: 0, shared: { evaluates: false, latent: [] } };
+  return { rules, parts: [], problems: [], depth: 0, shared: newShared() };
+}
+
+function newShared(): Shared {
+  return { evaluates: false, latent: [], denied: new Set() };
 }
 
 export function denyRulesSet(ctx: Context): boolean {
@@ -134,16 +138,15 @@ export function judgeAssignment(word: ShellWord, how: 'for the command' | 'for e
  * Judges text that may run (a variable's value, a string a program runs) and keeps only what is
  * denied: the rest asks already. A text that cannot be read fully is refused when `strict`.
  */
-export function judgeDenied(texts: string[], mode: TextMode, ctx: Context, origin: string, strict = false, known = deniedTexts(ctx)): boolean {
+export function judgeDenied(texts: string[], mode: TextMode, ctx: Context, origin: string, strict = false): boolean {
   let denied = false;
   for (const text of new Set(texts)) {
-    const sub: Context = { rules: ctx.rules, parts: [], problems: [], depth: ctx.depth + 1, shared: { evaluates: false, latent: [] } };
+    const sub: Context = { rules: ctx.rules, parts: [], problems: [], depth: ctx.depth + 1, shared: newShared() };
     if (ctx.depth < NESTED_STRING_DEPTH) judgeScript(text, sub, mode);
     else sub.problems.push('it nests too deeply to check');
     for (const part of sub.parts) {
-      if (part.verdict !== 'deny' || known.has(part.text)) continue;
-      known.add(part.text);
-      ctx.parts.push({ ...part, reason: `${part.reason}; ${origin}` });
+      if (part.verdict !== 'deny' || ctx.shared.denied.has(part.text)) continue;
+      pushPart(ctx, part.text, 'deny', `${part.reason}; ${origin}`, part.writes ?? []);
       denied = true;
     }
     if (strict && sub.problems.length > 0 && !denied) {
@@ -156,14 +159,9 @@ export function judgeDenied(texts: string[], mode: TextMode, ctx: Context, origi
 
 /** Substitutions written into data that bash evaluates somewhere in the command (arithmetic, ${!x}, …). */
 export function judgeLatentCode(ctx: Context): void {
-  const known = deniedTexts(ctx);
   for (const text of new Set(ctx.shared.latent)) {
-    judgeDenied(promptVariants(text).filter(mayHoldCode), 'prompt', ctx, `it is written in \`${clip(text)}\`, and bash evaluates values in this command`, true, known);
+    judgeDenied(promptVariants(text).filter(mayHoldCode), 'prompt', ctx, `it is written in \`${clip(text)}\`, and bash evaluates values in this command`, true);
   }
-}
-
-function deniedTexts(ctx: Context): Set<string> {
-  return new Set(ctx.parts.filter((p) => p.verdict === 'deny').map((p) => p.text));
 }
 
 /** A prompt string as bash may read it: as written, with `\$` made `$` (prompt escapes), with printf escapes decoded. */
@@ -203,6 +201,7 @@ function writesOf(redirects: readonly Unbash.Redirection[], src: string): string
 
 export function pushPart(ctx: Context, text: string, verdict: CommandVerdict, reason: string, writes: string[], at = ctx.parts.length): void {
   const part: CommandPart = { text: clip(text), verdict, reason, ...(writes.length > 0 ? { writes } : {}) };
+  if (verdict === 'deny') ctx.shared.denied.add(part.text);
   if (at === ctx.parts.length) ctx.parts.push(part);
   else ctx.parts.splice(at, 0, part);
 }

@@ -61,7 +61,7 @@ export function checkPolicyEntries(entries: unknown): { allowed: string[]; denie
 export function judgeCommand(command: string, policy: CommandPolicy): CommandJudgement {
   if (!command.trim()) return { verdict: 'ask', parts: [], problem: 'the command is empty' };
   if (command.length > COMMAND_MAX_CHARS) {
-    return { verdict: 'ask', parts: [], problem: `the command is too long to check (${command.length.toLocaleString('en')} characters; the rules read at most ${COMMAND_MAX_CHARS.toLocaleString('en')})` };
+    return { verdict: 'ask', parts: [], problem: `the command is too long to check (${thousands(command.length)} characters; the rules read at most ${thousands(COMMAND_MAX_CHARS)})` };
   }
   const ctx = newContext(compilePolicy(policy));
   judgeScript(command, ctx);
@@ -75,6 +75,11 @@ export function judgeCommand(command: string, policy: CommandPolicy): CommandJud
   const distinct = [...new Set(problems)];
   const more = distinct.length > 3 ? `; and ${distinct.length - 3} more` : '';
   return { verdict, parts, problem: distinct.slice(0, 3).join('; ') + more };
+}
+
+/** 65536 → "65,536" (without loading Intl's locale data, which costs ~50 ms the first time). */
+function thousands(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** What to tell the model when a command is refused by the rules. */

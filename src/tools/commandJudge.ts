@@ -47,9 +47,12 @@ export const UNREADABLE_UNDER_DENY = 'with denied commands set, code the rules c
 export function judgeScript(source: string, ctx: Context, mode: TextMode = 'script'): void {
   try {
     if (mode === 'script') return visit(parse(source), source, ctx);
+    // Read as a here-document body, which bash expands like a prompt string. The delimiter is
+    // no line of the text; the empty line keeps a trailing `\` from joining the delimiter's line.
+    const taken = new Set(source.split('\n').filter((line) => line.startsWith('TOOLBELT_TEXT')));
     let delimiter = 'TOOLBELT_TEXT';
-    while (source.includes(delimiter)) delimiter += '_';
-    const wrapped = `: <<${delimiter}\n${source}\n${delimiter}\n`;
+    for (let n = 1; taken.has(delimiter); n++) delimiter = `TOOLBELT_TEXT_${n}`;
+    const wrapped = `: <<${delimiter}\n${source}\n\n${delimiter}\n`;
     const script = parse(wrapped);
     for (const error of script.errors ?? []) ctx.problems.push(`cannot parse: ${error.message}`);
     const command = script.commands[0]?.command;

@@ -9,7 +9,7 @@ import { unwrap, type WrapperSpec } from './commandWrappers';
 export type Stdin = { kind: 'text'; text: string } | { kind: 'file' } | { kind: 'unknown' };
 
 export type Code =
-  /** Shell code the rules can read: judged command by command (`prompt`: only its $(…) run, as in PS4 or ${x@P}). */
+  /** Shell code the rules can read: judged command by command. */
   | { kind: 'strings'; runner: string; strings: string[] }
   /** Code the rules cannot read; a rule must name at least `ruleWords` words of the command to allow it. */
   | { kind: 'opaque'; runner: string; reason: string; ruleWords: number }

@@ -3,6 +3,7 @@
 // wherever it is used as a number), indirection (${!x}), name arguments (read, printf -v,
 // declare), integer and nameref variables. Each such place makes the command ask.
 import type * as Unbash from 'unbash/dist/parser';
+import { isSensitiveShellVariable } from './commandEnvironment';
 import { isLiteral, type ShellWord } from './commandWords';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -76,7 +77,30 @@ export function nameArgumentCautions(name: string, args: readonly ShellWord[]): 
   for (const word of names) {
     if (name === 'let' || !word.literal || RISKY_SUBSCRIPT.test(word.value)) cautions.push(`${name} evaluates \`${word.raw.slice(0, 200)}\` as a variable name or number, which can run code held in a subscript`);
   }
+  for (const variable of assignedVariables(name, args)) {
+    if (isSensitiveShellVariable(variable)) cautions.push(`${name} sets ${variable}, which programs it starts may read`);
+  }
   return cautions;
+}
+
+/** Options of the builtins that set variables named in their arguments, and which take a value. */
+const VALUE_OPTIONS: Record<string, string> = { read: 'pdtnNui', mapfile: 'dnOsucC', readarray: 'dnOsucC' };
+
+/** The variables `read`, `mapfile`, `printf -v` and `getopts` set (`read PAGER` sets PAGER). */
+function assignedVariables(name: string, args: readonly ShellWord[]): string[] {
+  const base = (word: ShellWord | undefined) => (word ? word.value.replace(/\[.*$/s, '') : '');
+  if (name === 'printf') return args.flatMap((w, i) => (i > 0 && args[i - 1].value === '-v' ? [base(w)] : []));
+  if (name === 'getopts') return [base(args[1])];
+  const takesValue = VALUE_OPTIONS[name];
+  if (!takesValue) return [];
+  const variables: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i].value;
+    if (value === '-a' && name === 'read') variables.push(base(args[++i]));
+    else if (/^-[a-zA-Z]$/.test(value) && takesValue.includes(value[1])) i++;
+    else if (!value.startsWith('-')) variables.push(base(args[i]));
+  }
+  return variables;
 }
 
 /** Text that holds what could become a substitution: `$(`, a backtick, `$[`, or an escape that decodes to one. */

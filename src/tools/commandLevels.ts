@@ -53,7 +53,11 @@ export function judgeWords(words: ShellWord[], info: CommandInfo, ctx: Context):
   }
   if (DECLARING.has(name)) {
     const exported = name === 'export' || args.some((w) => /^-[a-zA-Z]*x/.test(w.value));
-    for (const word of args) if (/^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/.test(word.value)) judgeAssignment(word, exported ? 'for every later command' : 'shell', cautions, unreadables, ctx);
+    for (const word of args) {
+      if (/^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/.test(word.value)) judgeAssignment(word, exported ? 'for every later command' : 'shell', cautions, unreadables, ctx);
+      // `export NAME` exports a value set before (read NAME, NAME=… earlier): the same as setting it for every later command.
+      else if (exported && /^[A-Za-z_]\w*$/.test(word.value)) judgeAssignment({ ...word, value: `${word.value}=` }, 'for every later command', cautions, [], ctx);
+    }
   }
   const hashed = name === 'hash' ? args.findIndex((w) => /^-[a-zA-Z]*p$/.test(w.value)) : -1;
   if (hashed >= 0) {
@@ -71,7 +75,11 @@ export function judgeWords(words: ShellWord[], info: CommandInfo, ctx: Context):
     // git runs an alias value starting with `!` as a shell command; less-style `|cmd` pipes.
     else if (denyRulesSet(ctx)) judgeDenied([command.value.replace(/^[|!]/, '')], 'script', ctx, `${name} runs it (${option})`);
   }
-  const code = codeOf(innermost.words, info.stdin);
+  // xargs appends words from its input: a wrapper it runs without a command gets one from there.
+  const fromInput = levels.length > 1 && levels.slice(0, -1).some((l) => l.words[0].literal && basename(l.words[0].value) === 'xargs');
+  const code: Code | undefined = fromInput && WRAPPERS[name] && !innermost.unwrapped
+    ? { kind: 'opaque', runner: name, reason: `xargs gives \`${name}\` the command to run from its input, which the command rules cannot read`, ruleWords: innermost.words.length + 1 }
+    : codeOf(innermost.words, info.stdin);
   const innermostMin = !code ? 1 : code.kind === 'strings' ? 2 : code.ruleWords;
   for (const level of levels) level.minRuleWords = level.opaqueOptions ? level.words.length : level.words.length - innermost.words.length + innermostMin;
   judgeLevels(levels, { ...info, writes }, code, deletes, ctx);

@@ -108,7 +108,8 @@ export function unwrap(words: ShellWord[], spec: WrapperSpec, assignments: Shell
   let i = 1;
   for (; i < words.length; i++) {
     const { value, literal } = words[i];
-    if (!literal) return 'opaque';
+    // A word only known when it runs, where an option or the command goes: taken as the command (its name unknown).
+    if (!literal) break;
     if (value === '--') {
       i++;
       break;

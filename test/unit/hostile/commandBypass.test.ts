@@ -70,6 +70,10 @@ const CASES: BypassCase[] = [
     class: 'environment in front of an allowed command', files: { 'hook.js': 'require("fs").writeFileSync("pwned", "")\n', 'ok.js': '' },
     command: `NODE_OPTIONS='--require ./hook.js' node ok.js`, effect: 'creates pwned', allowed: ['node ok.js'], underDeny: 'ask',
   },
+  {
+    class: 'environment in front of an allowed command', files: { 'hook.sh': 'touch pwned\n' },
+    command: 'read BASH_ENV <<< ./hook.sh; export BASH_ENV; bash -c ls', effect: 'creates pwned', allowed: ['read', 'export', 'ls'], underDeny: 'ask',
+  },
   { class: 'environment in front of an allowed command', files: { 'bin/ls': SCRIPT_THAT_TOUCHES }, setup: 'chmod +x bin/ls', command: 'PATH=./bin:$PATH ls', effect: 'creates pwned', allowed: ['ls'], underDeny: 'ask' },
   // Programs that run the command after them.
   { class: 'wrappers with options', command: 'nice -10 rm victim.txt', effect: 'removes victim.txt', allowed: ['nice'] },
@@ -89,6 +93,8 @@ const CASES: BypassCase[] = [
   { class: 'find and xargs', command: 'find . -name victim.txt -delete', effect: 'removes victim.txt', allowed: ['find'] },
   { class: 'find and xargs', command: 'find . -name victim.txt -exec rm {} +', effect: 'removes victim.txt', allowed: ['find'] },
   { class: 'find and xargs', command: 'xargs rm <<< victim.txt', effect: 'removes victim.txt', allowed: ['xargs'] },
+  { class: 'find and xargs', command: 'echo rm victim.txt | xargs env', effect: 'removes victim.txt', allowed: ['echo', 'xargs', 'env'] },
+  { class: 'find and xargs', files: { rm: '' }, command: 'find . -name rm -exec env {} victim.txt \\;', effect: 'removes victim.txt', allowed: ['find', 'env'], setup: 'ln -sf /bin/rm rm' },
   // Code run from strings, input and interpreters.
   { class: 'shells and eval', command: `bash -c 'rm victim.txt'`, effect: 'removes victim.txt', allowed: ['bash'] },
   { class: 'shells and eval', command: `echo 'rm victim.txt' | bash`, effect: 'removes victim.txt', allowed: ['echo', 'bash'] },

@@ -37,8 +37,9 @@ export function isSensitiveShellVariable(name: string): boolean {
 }
 
 /** How a variable's value is run, if it is: as a command line, as prompt text, or not at all. */
-export function valueRunsAs(name: string): 'command' | 'prompt' | 'git-config' | undefined {
+export function valueRunsAs(name: string): 'command' | 'prompt' | 'git-config' | 'function' | undefined {
   if (PROMPT_VALUE.test(name)) return 'prompt';
+  if (name.startsWith('BASH_FUNC_')) return 'function';
   if (name === 'GIT_CONFIG_PARAMETERS') return 'git-config';
   return COMMAND_VALUE.test(name) ? 'command' : undefined;
 }

@@ -120,7 +120,7 @@ function judgeSimpleCommand(command: Unbash.Command, src: string, ctx: Context):
  * judged for denied commands.
  */
 export function judgeAssignment(word: ShellWord, how: 'for the command' | 'for every later command' | 'shell', cautions: string[], unreadables: string[], ctx: Context): void {
-  const match = /^([A-Za-z_]\w*)(\[[^\]]*\])?\+?=(.*)$/s.exec(word.value);
+  const match = /^([^=]+?)(\[[^\]]*\])?\+?=(.*)$/s.exec(word.value);
   if (!match) return;
   const [, name, , value] = match;
   const caution = how === 'shell'
@@ -131,7 +131,7 @@ export function judgeAssignment(word: ShellWord, how: 'for the command' | 'for e
   if (!runsAs || !caution) return;
   if (!word.literal) unreadables.push(`${name} holds a command that is only known when it runs; ${UNREADABLE_UNDER_DENY}`);
   else if (denyRulesSet(ctx)) {
-    const commands = runsAs === 'git-config' ? gitConfigValues(value) : [value];
+    const commands = runsAs === 'git-config' ? gitConfigValues(value) : runsAs === 'function' ? [`f${value}`] : [value];
     const texts = runsAs === 'prompt' ? promptVariants(value) : commands.map((c) => c.replace(/^[|!]/, ''));
     judgeDenied(texts, runsAs === 'prompt' ? 'prompt' : 'script', ctx, `${name} holds it, and a program runs it`);
   }

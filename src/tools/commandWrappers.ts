@@ -114,7 +114,8 @@ export function unwrap(words: ShellWord[], spec: WrapperSpec, assignments: Shell
       i++;
       break;
     }
-    if (spec.assignments && (value === '-' || /^[A-Za-z_]\w*=/.test(value))) {
+    // env takes any NAME=VALUE, even names bash would not (BASH_FUNC_ls%%=… exports a function).
+    if (spec.assignments && (value === '-' || /^[^-=][^=]*=/s.test(value))) {
       if (value !== '-') assignments.push(words[i]);
       continue;
     }

@@ -74,6 +74,7 @@ const CASES: BypassCase[] = [
     class: 'environment in front of an allowed command', files: { 'hook.sh': 'touch pwned\n' },
     command: 'read BASH_ENV <<< ./hook.sh; export BASH_ENV; bash -c ls', effect: 'creates pwned', allowed: ['read', 'export', 'ls'], underDeny: 'ask',
   },
+  { class: 'environment in front of an allowed command', command: `env 'BASH_FUNC_ls%%=() { rm victim.txt; }' bash -c ls`, effect: 'removes victim.txt', allowed: ['env', 'ls'] },
   { class: 'environment in front of an allowed command', files: { 'bin/ls': SCRIPT_THAT_TOUCHES }, setup: 'chmod +x bin/ls', command: 'PATH=./bin:$PATH ls', effect: 'creates pwned', allowed: ['ls'], underDeny: 'ask' },
   // Programs that run the command after them.
   { class: 'wrappers with options', command: 'nice -10 rm victim.txt', effect: 'removes victim.txt', allowed: ['nice'] },

@@ -1,48 +1,26 @@
 // The walk behind judgeCommand: every node of the parsed command, every simple command, every
 // place bash turns data into code, every string run as code (judged at up to three levels).
 import type * as Unbash from 'unbash/dist/parser';
-import type { CommandPart, CommandVerdict } from './commandPolicy';
-import { decodeEscapes, evaluation, mayHoldCode } from './commandEvaluation';
-import { environmentCaution, gitConfigValues, isSensitiveShellVariable, HARMLESS_SUMMARY, valueRunsAs } from './commandEnvironment';
+import type { Stdin } from './commandCode';
+import {
+  denyRulesSet, judgeAssignment, judgeDenied, newShared, promptVariants, pushPart, unreadable, UNREADABLE_UNDER_DENY, type Context, type TextMode,
+} from './commandContext';
+import { evaluation, mayHoldCode } from './commandEvaluation';
 import { judgeWords } from './commandLevels';
 import type { Rules } from './commandRules';
-import { clip, latentText, shellWord, type ShellWord } from './commandWords';
-import type { Stdin } from './commandCode';
+import { clip, latentText, shellWord } from './commandWords';
 
 // unbash is ESM-only with an "exports" map that this project's node10 module resolution cannot
 // read: the types come from its dist path, the code through require (esbuild bundles it into CJS).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse, forEachChild } = require('unbash') as typeof Unbash;
 
-/** How deep strings run as code (eval, sh -c, values bash evaluates) inside strings are followed. */
-export const NESTED_STRING_DEPTH = 3;
 const DEVICES_NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 const CODE_IN_SUBSCRIPT = /\[[^\]]*(\$\(|`)/;
 
-/** What the whole judgement shares, whatever string it is in: texts bash may evaluate, and the denied parts' texts. */
-type Shared = { evaluates: boolean; latent: string[]; denied: Set<string> };
-export type Context = { rules: Rules; parts: CommandPart[]; problems: string[]; depth: number; shared: Shared };
-/** How a text runs: as commands, or as prompt text where only its $(…), `…` and $((…)) run. */
-export type TextMode = 'script' | 'prompt';
-
 export function newContext(rules: Rules): Context {
-  return { rules, parts: [], problems: [], depth: 0, shared: newShared() };
+  return { rules, parts: [], problems: [], depth: 0, shared: newShared(), judgeText: judgeScript };
 }
-
-function newShared(): Shared {
-  return { evaluates: false, latent: [], denied: new Set() };
-}
-
-export function denyRulesSet(ctx: Context): boolean {
-  return ctx.rules.denied.length > 0;
-}
-
-/** The verdict for code the rules cannot read: refused under deny rules (it might run a denied one), asked otherwise. */
-export function unreadable(ctx: Context): CommandVerdict {
-  return denyRulesSet(ctx) ? 'deny' : 'ask';
-}
-
-export const UNREADABLE_UNDER_DENY = 'with denied commands set, code the rules cannot read is refused';
 
 export function judgeScript(source: string, ctx: Context, mode: TextMode = 'script'): void {
   try {
@@ -114,62 +92,11 @@ function judgeSimpleCommand(command: Unbash.Command, src: string, ctx: Context):
   judgeWords([command.name, ...command.args].map((w) => shellWord(w, src)), { text, writes, cautions, unreadables, stdin: stdinOf(command, src) }, ctx);
 }
 
-/**
- * A `NAME=value` in front of a command, of env or sudo, of export or declare, or on its own:
- * names that can change what a program runs ask; a value that is itself a command line is
- * judged for denied commands.
- */
-export function judgeAssignment(word: ShellWord, how: 'for the command' | 'for every later command' | 'shell', cautions: string[], unreadables: string[], ctx: Context): void {
-  const match = /^([^=]+?)(\[[^\]]*\])?\+?=(.*)$/s.exec(word.value);
-  if (!match) return;
-  const [, name, , value] = match;
-  const caution = how === 'shell'
-    ? isSensitiveShellVariable(name) ? `it sets ${name}, which programs it starts may read (only ${HARMLESS_SUMMARY} go without asking)` : undefined
-    : environmentCaution(name, how);
-  if (caution) cautions.push(caution);
-  const runsAs = valueRunsAs(name);
-  if (!runsAs || !caution) return;
-  if (!word.literal) unreadables.push(`${name} holds a command that is only known when it runs; ${UNREADABLE_UNDER_DENY}`);
-  else if (denyRulesSet(ctx)) {
-    const commands = runsAs === 'git-config' ? gitConfigValues(value) : runsAs === 'function' ? [`f${value}`] : [value];
-    const texts = runsAs === 'prompt' ? promptVariants(value) : commands.map((c) => c.replace(/^[|!]/, ''));
-    judgeDenied(texts, runsAs === 'prompt' ? 'prompt' : 'script', ctx, `${name} holds it, and a program runs it`);
-  }
-}
-
-/**
- * Judges text that may run (a variable's value, a string a program runs) and keeps only what is
- * denied: the rest asks already. A text that cannot be read fully is refused when `strict`.
- */
-export function judgeDenied(texts: string[], mode: TextMode, ctx: Context, origin: string, strict = false): boolean {
-  let denied = false;
-  for (const text of new Set(texts)) {
-    const sub: Context = { rules: ctx.rules, parts: [], problems: [], depth: ctx.depth + 1, shared: newShared() };
-    if (ctx.depth < NESTED_STRING_DEPTH) judgeScript(text, sub, mode);
-    else sub.problems.push('it nests too deeply to check');
-    for (const part of sub.parts) {
-      if (part.verdict !== 'deny' || ctx.shared.denied.has(part.text)) continue;
-      pushPart(ctx, part.text, 'deny', `${part.reason}; ${origin}`, part.writes ?? []);
-      denied = true;
-    }
-    if (strict && sub.problems.length > 0 && !denied) {
-      pushPart(ctx, text, 'deny', `${sub.problems[0]}: bash may complete and run it where the value is evaluated; ${UNREADABLE_UNDER_DENY}`, []);
-      denied = true;
-    }
-  }
-  return denied;
-}
-
 /** Substitutions written into data that bash evaluates somewhere in the command (arithmetic, ${!x}, …). */
 export function judgeLatentCode(ctx: Context): void {
   for (const text of new Set(ctx.shared.latent)) {
     judgeDenied(promptVariants(text).filter(mayHoldCode), 'prompt', ctx, `it is written in \`${clip(text)}\`, and bash evaluates values in this command`, true);
   }
-}
-
-/** A prompt string as bash may read it: as written, with `\$` made `$` (prompt escapes), with printf escapes decoded. */
-function promptVariants(text: string): string[] {
-  return [text, text.replace(/\\([$`])/g, '$1'), decodeEscapes(text)];
 }
 
 function stdinOf(command: Unbash.Command, src: string): Stdin {
@@ -200,11 +127,4 @@ function writesOf(redirects: readonly Unbash.Redirection[], src: string): string
     if (!(target.literal && DEVICES_NOT_FILES.has(target.value))) writes.push(target.raw);
   }
   return writes;
-}
-
-export function pushPart(ctx: Context, text: string, verdict: CommandVerdict, reason: string, writes: string[], at = ctx.parts.length): void {
-  const part: CommandPart = { text: clip(text), verdict, reason, ...(writes.length > 0 ? { writes } : {}) };
-  if (verdict === 'deny') ctx.shared.denied.add(part.text);
-  if (at === ctx.parts.length) ctx.parts.push(part);
-  else ctx.parts.splice(at, 0, part);
 }

@@ -3,11 +3,9 @@
 // from a string is judged as commands of its own.
 import { codeOf, type Code, type Stdin } from './commandCode';
 import { nameArgumentCautions } from './commandEvaluation';
-import {
-  denyRulesSet, judgeAssignment, judgeDenied, judgeScript, NESTED_STRING_DEPTH, pushPart, UNREADABLE_UNDER_DENY, type Context,
-} from './commandJudge';
+import { denyRulesSet, judgeAssignment, judgeDenied, NESTED_STRING_DEPTH, pushPart, UNREADABLE_UNDER_DENY, type Context } from './commandContext';
 import { optionCommands } from './commandOptions';
-import { describeRule, matches, ruleLength, testRegex } from './commandRules';
+import { describeRule, matches, ruleLength, testRegex, type Rule } from './commandRules';
 import { basename, clip, joinWords, programName, type ShellWord } from './commandWords';
 import { splitFind, unwrap, WRAPPERS } from './commandWrappers';
 
@@ -94,14 +92,14 @@ function judgeLevels(levels: Level[], info: CommandInfo, code: Code | undefined,
   const extras = [...cautions, ...(writes.length > 0 ? [`it writes to ${writes.join(', ')}`] : [])];
   // Before the parts of a string it runs (eval, sh -c), which are judged on the way.
   const at = ctx.parts.length;
-  const part = (verdict: 'allow' | 'deny' | 'ask', reasons: string[]) => pushPart(ctx, text, verdict, reasons.join('; '), writes, at);
+  const part = (verdict: 'allow' | 'deny' | 'ask', reasons: string[], rule?: Rule) => pushPart(ctx, text, verdict, reasons.join('; '), writes, at, rule?.entry);
   const denied = deniedBy(levels, text, deletes, ctx);
-  if (denied && denied !== 'unchecked') return part('deny', [denied]);
+  if (denied && denied !== 'unchecked') return part('deny', [denied.reason], denied.rule);
   const innermost = levels[levels.length - 1].words;
   // Checked even when a rule allows the runner itself, so a denied command inside the string is found.
   const nested = code?.kind === 'strings' ? judgeStrings(code.runner, code.strings, ctx) : undefined;
   let allowedBy: string | undefined;
-  let ruleAllows = false;
+  let allowedRule: Rule | undefined;
   let refusal: string | undefined;
   let tried = levels[0];
   for (const [index, level] of levels.entries()) {
@@ -113,7 +111,7 @@ function judgeLevels(levels: Level[], info: CommandInfo, code: Code | undefined,
       refusal = `${describeRule(matching[0])} names only \`${joinWords(level.words.slice(0, matching[0].words?.length), true)}\`, not ${what}`;
     }
     const last = index === levels.length - 1;
-    if (hit) [allowedBy, ruleAllows] = [`allowed by ${describeRule(hit)}`, true];
+    if (hit) [allowedBy, allowedRule] = [`allowed by ${describeRule(hit)}`, hit];
     else if (last && nested) [allowedBy, refusal] = nested.allowed ? [nested.reason] : [undefined, nested.reason];
     else if (last && innermost[0].literal && HARMLESS_BUILTINS.has(innermost[0].value)) allowedBy = 'a builtin without side effects';
     if (allowedBy || !level.unwrapped || !level.transparent) break;
@@ -126,17 +124,17 @@ function judgeLevels(levels: Level[], info: CommandInfo, code: Code | undefined,
     ...(nested?.unreadable ? [nested.reason] : []),
     ...(unknownName ? [`the command name \`${innermost[0].raw}\` is only known when it runs${denyRulesSet(ctx) ? ' (write the program\'s name)' : ''}`] : []),
   ];
-  const blocking = [...unreadables, ...(ruleAllows ? [] : liftable)];
+  const blocking = [...unreadables, ...(allowedRule ? [] : liftable)];
   if (refusal && blocking.length > 0) blocking.unshift(refusal);
   if (blocking.length > 0 && denyRulesSet(ctx)) return part('deny', [...blocking, UNREADABLE_UNDER_DENY]);
   if (denied === 'unchecked') return part('ask', ['too long to test against the /regex/ rules', ...extras]);
   if (blocking.length > 0) return part('ask', [...blocking, ...extras]);
-  if (allowedBy) return extras.length > 0 ? part('ask', [`${allowedBy}, but ${extras.join('; ')}`]) : part('allow', [allowedBy]);
+  if (allowedBy) return extras.length > 0 ? part('ask', [`${allowedBy}, but ${extras.join('; ')}`], allowedRule) : part('allow', [allowedBy], allowedRule);
   return part('ask', [refusal ?? `\`${clip(joinWords(tried.words, true))}\` is not in the allowed commands`, ...extras]);
 }
 
 /** The deny rule a level breaks (any word may be the command of a wrapper whose options are not understood). */
-function deniedBy(levels: Level[], text: string, deletes: boolean, ctx: Context): string | 'unchecked' | undefined {
+function deniedBy(levels: Level[], text: string, deletes: boolean, ctx: Context): { reason: string; rule: Rule } | 'unchecked' | undefined {
   let unchecked = false;
   for (const [index, level] of levels.entries()) {
     const own = named(level.words);
@@ -145,7 +143,7 @@ function deniedBy(levels: Level[], text: string, deletes: boolean, ctx: Context)
       for (const rule of ctx.rules.denied) {
         const onWords = matches(rule, words, true);
         const onText = rule.regex && index === 0 && words === own ? testRegex(rule.regex, text) : false;
-        if (onWords === true || onText === true) return `denied by ${describeRule(rule)}${index === 0 && words === own ? '' : ` (it runs \`${clip(joinWords(words))}\`)`}`;
+        if (onWords === true || onText === true) return { reason: `denied by ${describeRule(rule)}${index === 0 && words === own ? '' : ` (it runs \`${clip(joinWords(words))}\`)`}`, rule };
         if (onWords === undefined || onText === undefined) unchecked = true;
       }
     }
@@ -155,7 +153,7 @@ function deniedBy(levels: Level[], text: string, deletes: boolean, ctx: Context)
     }
   }
   const deleting = deletes ? ctx.rules.denied.find((rule) => matches(rule, [RM], true) === true) : undefined;
-  if (deleting) return `find -delete deletes the files it finds, as \`rm\` does, which is denied by ${describeRule(deleting)}`;
+  if (deleting) return { reason: `find -delete deletes the files it finds, as \`rm\` does, which is denied by ${describeRule(deleting)}`, rule: deleting };
   return unchecked ? 'unchecked' : undefined;
 }
 
@@ -171,7 +169,7 @@ function judgeStrings(runner: string, strings: string[], ctx: Context): { allowe
   if (ctx.depth >= NESTED_STRING_DEPTH) return { allowed: false, unreadable: true, reason: `${runner} strings nest too deeply to check` };
   const before = ctx.parts.length;
   const problems = ctx.problems.length;
-  for (const string of strings) judgeScript(string, { ...ctx, depth: ctx.depth + 1 });
+  for (const string of strings) ctx.judgeText(string, { ...ctx, depth: ctx.depth + 1 });
   const allowed = ctx.problems.length === problems && ctx.parts.slice(before).every((p) => p.verdict === 'allow');
   return { allowed, reason: allowed ? `${runner} runs only allowed commands (listed on their own)` : `${runner} runs commands that are not all allowed (listed on their own)` };
 }

@@ -4,28 +4,10 @@
 // Deny beats allow. The judge is conservative: what it cannot prove inert asks, and under deny
 // rules, code written into the command that it cannot read is refused (see commandJudge.ts).
 import { judgeScript, judgeLatentCode, newContext } from './commandJudge';
+import type { CommandJudgement, CommandPart, CommandPolicy, CommandVerdict } from './commandParts';
 import { compilePolicy, compileRule } from './commandRules';
 
-export interface CommandPolicy {
-  readonly allowed: readonly string[];
-  readonly denied: readonly string[];
-}
-export type CommandVerdict = 'allow' | 'deny' | 'ask';
-export interface CommandPart {
-  /** The part as written (cut to 500 characters). */
-  text: string;
-  verdict: CommandVerdict;
-  /** Why, in words a person and the model can read. */
-  reason: string;
-  /** Files its redirections (or find -fprint/-delete) write to. */
-  writes?: string[];
-}
-export interface CommandJudgement {
-  verdict: CommandVerdict;
-  parts: CommandPart[];
-  /** Set when the command could not be (fully) parsed: it then asks, unless a part is denied. */
-  problem?: string;
-}
+export type { CommandJudgement, CommandPart, CommandPolicy, CommandVerdict } from './commandParts';
 
 /** Longer commands are not parsed at all (parsing costs ~1 ms per KB): they ask. */
 export const COMMAND_MAX_CHARS = 64 * 1024;

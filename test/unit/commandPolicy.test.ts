@@ -256,6 +256,16 @@ describe('command policy (run_bash command rules)', () => {
       assert.match(text, /`rm -rf y` \(denied by "rm"\)/);
     });
 
+    it('each part names the settings entry that decided it; code the rules cannot read names none', () => {
+      const policy = { allowed: ['ls', '/^git (status|log)/'], denied: ['rm', 'touch'] };
+      const rules = (command: string) => judgeCommand(command, policy).parts.map((p) => [p.verdict, p.rule]);
+      assert.deepEqual(rules('ls; git log; rm x'), [['allow', 'ls'], ['allow', '/^git (status|log)/'], ['deny', 'rm']]);
+      assert.deepEqual(rules('find . -delete'), [['deny', 'rm']]);
+      assert.deepEqual(rules("x='a[$(touch p)]'; ls $((x))").at(-1), ['deny', 'touch'], 'a denied command in data bash evaluates');
+      assert.deepEqual(rules("python3 -c 'print(1)'"), [['deny', undefined]]);
+      assert.deepEqual(rules('true'), [['allow', undefined]]);
+    });
+
     it('partsToApprove lists only the parts neither allowed nor denied', () => {
       const parts = partsToApprove(judgeCommand('ls; git stash; npm test > out.txt; git stash', POLICY));
       assert.deepEqual(parts.map((p) => p.text), ['git stash', 'npm test > out.txt']);

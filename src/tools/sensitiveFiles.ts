@@ -16,16 +16,22 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = Object.freeze([
 ]);
 
 type Compiled = { glob: string; regex: RegExp }[];
-const compiledLists = new WeakMap<readonly string[], Compiled>();
+/** Lists kept compiled: a few settings generations. */
+const CACHED_LISTS = 16;
+const compiledLists = new Map<string, Compiled>();
 
 /**
- * The person's globs, compiled once per list: matched like the search tools' globs (a glob
- * without "/" matches names at any depth), case-sensitively. Negated and unusable globs are
- * left out (the settings reader reports them).
+ * The person's globs, compiled once per content (a list changed in place is looked up by what
+ * it holds, not by the array's identity): matched like the search tools' globs (a glob without
+ * "/" matches names at any depth), case-sensitively. Negated and unusable globs are left out
+ * (the settings reader reports them).
  */
 function compile(globs: readonly string[]): Compiled {
-  let compiled = compiledLists.get(globs);
-  if (!compiled) {
+  const key = JSON.stringify(globs);
+  let compiled = compiledLists.get(key);
+  if (compiled) {
+    compiledLists.delete(key);
+  } else {
     compiled = [];
     for (const glob of globs) {
       try {
@@ -35,8 +41,9 @@ function compile(globs: readonly string[]): Compiled {
         // not a glob: the settings reader said so when it read it
       }
     }
-    compiledLists.set(globs, compiled);
+    if (compiledLists.size >= CACHED_LISTS) compiledLists.delete(compiledLists.keys().next().value as string);
   }
+  compiledLists.set(key, compiled);
   return compiled;
 }
 

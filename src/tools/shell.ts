@@ -98,11 +98,12 @@ const NO_POLICY = Object.freeze({ allowed: [], denied: [] });
 const NO_RULES: PolicyRule = { builtin: 'run_bash asks before every command while no toolbelt.runBash rules are set' };
 const UNCOVERED: PolicyRule = { builtin: 'a part no allow rule covers (or one that writes files) asks' };
 const HARMLESS: PolicyRule = { builtin: 'a part that changes nothing (an assignment, true, test) or only runs allowed commands (eval, sh -c) runs' };
+const UNREADABLE: PolicyRule = { builtin: 'with toolbelt.runBash.deniedCommands set, code the rules cannot read (inline interpreter code, strings or names only known when run) is refused' };
 
 function policyPart(part: CommandPart): PolicyPart {
   const rule: PolicyRule =
     part.verdict === 'ask' ? UNCOVERED
-      : part.rule === undefined ? HARMLESS
+      : part.rule === undefined ? (part.verdict === 'deny' ? UNREADABLE : HARMLESS)
         : { setting: part.verdict === 'deny' ? 'toolbelt.runBash.deniedCommands' : 'toolbelt.runBash.allowedCommands', entry: part.rule };
   return { text: part.text, verdict: part.verdict, reason: part.reason, rule };
 }

@@ -74,6 +74,13 @@ describe('toolbelt policy explain and policy test', function () {
     assert.match(e.parts![0].reason, /writes to out\.txt/);
   });
 
+  it('says inline code under deny rules is refused by a built-in rule, not by an entry', async () => {
+    const e = await explain('run_bash', { command: "python3 -c 'print(1)'" });
+    assert.equal(e.verdict, 'deny');
+    assert.deepEqual(e.parts!.map((p) => [p.verdict, p.rule.kind]), [['deny', 'builtin']]);
+    assert.match(e.parts![0].rule.text, /deniedCommands set, code the rules cannot read .* is refused/);
+  });
+
   it("applies the workspace's allowed commands only when the person accepted them", async () => {
     const result = await runCliInProcess(['policy', 'explain', ...fixture.args(), 'run_bash', '{"command":"git status"}']);
     assert.equal(result.code, 0);

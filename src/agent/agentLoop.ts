@@ -241,6 +241,8 @@ export class AgentLoop {
         if (ids.has(call.id)) call.id = generatedCallId();
         ids.add(call.id);
       }
+      // Calls past the cap never enter the conversation: the first of them is answered for all.
+      const unrecorded = calls.length > MAX_TOOL_CALLS_PER_REPLY + 1 ? calls.splice(MAX_TOOL_CALLS_PER_REPLY + 1) : [];
       this.messages.push(calls.length ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text });
       if (calls.length === 0) {
         yield { type: 'done', text: joinReplies(replies), reason: 'stop', ...(cut ? { truncated: true } : {}) };
@@ -255,7 +257,8 @@ export class AgentLoop {
       }
       for (const [index, call] of calls.entries()) {
         if (index >= MAX_TOOL_CALLS_PER_REPLY) {
-          yield this.end(call, tooManyCallsError(call.name), 'error');
+          yield this.end(call, tooManyCallsError(call.name, unrecorded.length), 'error');
+          for (const other of unrecorded) yield { type: 'tool_call_end', id: other.id, name: other.name, arguments: other.arguments, result: tooManyCallsError(other.name), status: 'error', durationMs: 0 };
           continue;
         }
         const checked = this.checkCall(call, signal);

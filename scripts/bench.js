@@ -10,6 +10,8 @@
 //   - one tools/call round trip to a stdio MCP server (test/bench/mcp.ts, the fixture server)
 //   - one tools/call round trip through `toolbelt mcp` against the same call straight to the registry
 //     (test/bench/mcpServer.ts, --only=mcp-server)
+//   - prompt-based tool calling over hostile answers (test/bench/promptToolCalls.ts), and
+//     planning a 10,000-message chat into the context window (test/bench/contextPlanning.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -36,6 +38,8 @@ const TARGETS = {
   vsixKB: 1.5 * 1024,
   searchRatio: 1.2,
   hostileStallMs: 100,
+  /** ContextPlanner.plan for a 10,000-message chat, the first request (every message new to it). */
+  planningMs: 50,
 };
 
 /** `node scripts/bench.js [--only=agent,activation,...]`: a part alone, while working on it. */
@@ -52,6 +56,8 @@ async function main() {
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
   if (part('mcp-server')) results.mcpServer = mcpServerBench();
+  if (part('prompt')) results.promptCalls = benchScript('promptToolCalls.js');
+  if (part('context')) results.planning = benchScript('contextPlanning.js', ['--expose-gc']);
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -162,6 +168,13 @@ function mcpBench() {
 function mcpServerBench() {
   const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'mcpServer.js'), '300'], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the toolbelt mcp bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** Runs test/bench/<file> (prompt-based tool calling, context planning) in a process of its own; it prints one JSON object. */
+function benchScript(file, nodeOptions = []) {
+  const result = spawnSync(process.execPath, [...nodeOptions, path.join(OUT, 'test', 'bench', file)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the ${file} bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
@@ -301,6 +314,15 @@ function report(r, file) {
           [`tools/call through toolbelt mcp (${r.mcpServer.call}; median of ${r.mcpServer.calls}; p90 ${ms(r.mcpServer.mcpP90Ms)}; start to first tools/list ${ms(r.mcpServer.startMs)})`, ms(r.mcpServer.mcpMedianMs), '', undefined],
           [`the same call straight to the registry (median; p90 ${ms(r.mcpServer.directP90Ms)})`, ms(r.mcpServer.directMedianMs), '', undefined],
           ['what toolbelt mcp adds to one call (difference of the medians)', ms(r.mcpServer.overheadMs), '', undefined],
+        ]
+      : []),
+    ...(r.promptCalls
+      ? Object.entries(r.promptCalls.shapes).map(([shape, row]) => [`prompt-based tool calls, ${r.promptCalls.answerChars.toLocaleString('en-US')} characters in ${r.promptCalls.pieceChars}-character pieces: ${shape} (CPU)`, ms(row.cpuMs), '', undefined])
+      : []),
+    ...(r.planning
+      ? [
+          [`planning a ${r.planning.messages.toLocaleString('en-US')}-message chat, first request (CPU ${ms(r.planning.firstRequestCpuMs)})`, ms(r.planning.firstRequestMs), `≤ ${TARGETS.planningMs} ms`, r.planning.firstRequestMs <= TARGETS.planningMs],
+          [`planning it again, the next round (CPU ${ms(r.planning.nextRoundCpuMs)})`, ms(r.planning.nextRoundMs), '', undefined],
         ]
       : []),
     ...(r.readFile

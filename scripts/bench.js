@@ -11,6 +11,8 @@
 //   - one tools/call round trip through `toolbelt mcp` against the same call straight to the registry
 //     (test/bench/mcpServer.ts, --only=mcp-server)
 //   - run_bash's command rules judging the longest command they parse, hostile shapes (test/bench/commandPolicy.ts)
+//   - prompt-based tool calling over hostile answers (test/bench/promptToolCalls.ts), and
+//     planning a 10,000-message chat into the context window (test/bench/contextPlanning.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -37,6 +39,8 @@ const TARGETS = {
   vsixKB: 1.5 * 1024,
   searchRatio: 1.2,
   hostileStallMs: 100,
+  /** ContextPlanner.plan for a 10,000-message chat, the first request (every message new to it). */
+  planningMs: 50,
 };
 
 /** `node scripts/bench.js [--only=agent,activation,...]`: a part alone, while working on it. */
@@ -53,7 +57,9 @@ async function main() {
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
   if (part('mcp-server')) results.mcpServer = mcpServerBench();
-  if (part('commands')) results.commands = commandPolicyBench();
+  if (part('commands')) results.commands = benchScript('commandPolicy.js');
+  if (part('prompt')) results.promptCalls = benchScript('promptToolCalls.js');
+  if (part('context')) results.planning = benchScript('contextPlanning.js', ['--expose-gc']);
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -167,10 +173,10 @@ function mcpServerBench() {
   return JSON.parse(result.stdout);
 }
 
-/** Runs test/bench/commandPolicy.ts (the command rules on 64 KB hostile commands) in a process of its own. */
-function commandPolicyBench() {
-  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'commandPolicy.js')], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`the command-rules bench failed:\n${result.stderr}`);
+/** Runs test/bench/<file> (the command rules, prompt-based tool calling, context planning) in a process of its own; it prints one JSON object. */
+function benchScript(file, nodeOptions = []) {
+  const result = spawnSync(process.execPath, [...nodeOptions, path.join(OUT, 'test', 'bench', file)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the ${file} bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
@@ -321,6 +327,15 @@ function report(r, file) {
             undefined,
           ],
           ['command rules: a 1 MB command (not parsed: it asks)', ms(r.commands.oneMegabyte.ms), '', undefined],
+        ]
+      : []),
+    ...(r.promptCalls
+      ? Object.entries(r.promptCalls.shapes).map(([shape, row]) => [`prompt-based tool calls, ${r.promptCalls.answerChars.toLocaleString('en-US')} characters in ${r.promptCalls.pieceChars}-character pieces: ${shape} (CPU)`, ms(row.cpuMs), '', undefined])
+      : []),
+    ...(r.planning
+      ? [
+          [`planning a ${r.planning.messages.toLocaleString('en-US')}-message chat, first request (CPU ${ms(r.planning.firstRequestCpuMs)})`, ms(r.planning.firstRequestMs), `≤ ${TARGETS.planningMs} ms`, r.planning.firstRequestMs <= TARGETS.planningMs],
+          [`planning it again, the next round (CPU ${ms(r.planning.nextRoundCpuMs)})`, ms(r.planning.nextRoundMs), '', undefined],
         ]
       : []),
     ...(r.readFile

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { abortedError, ProviderError } from '../providers/errors';
-import { MAX_ANSWER_CHARS } from '../providers/limits';
+import { ANSWER_CAP_REASON, MAX_ANSWER_CHARS } from '../providers/limits';
 import { generatedCallId, linkedController } from '../providers/streaming';
 import type { ChatMessage, ChatProvider, ToolCall } from '../providers/types';
 import type { ToolCaller } from '../tools/caller';
@@ -191,9 +191,12 @@ export class AgentLoop {
         const planned = await this.planner.plan(this.provider, this.systemMessageNow(), tools, this.messages, request.signal);
         yield { type: 'context', usage: planned.usage };
         for await (const event of this.provider.stream({ messages: planned.messages, tools, stream, signal: request.signal })) {
-          if (event.type === 'text') {
-            if (text.length + event.text.length > MAX_ANSWER_CHARS) {
-              const kept = event.text.slice(0, MAX_ANSWER_CHARS - text.length);
+          // Past the cap, in the text shown or (ANSWER_CAP_REASON) in text the provider hid.
+          const capped = event.type === 'done' && event.finishReason === ANSWER_CAP_REASON;
+          if (capped || event.type === 'text') {
+            const shown = event.type === 'text' ? event.text : '';
+            if (capped || text.length + shown.length > MAX_ANSWER_CHARS) {
+              const kept = shown.slice(0, MAX_ANSWER_CHARS - text.length);
               text += kept + ANSWER_CUT_NOTICE;
               if (kept) yield { type: 'text', text: kept };
               yield { type: 'text', text: ANSWER_CUT_NOTICE };
@@ -201,8 +204,8 @@ export class AgentLoop {
               request.abort();
               break;
             }
-            text += event.text;
-            yield { type: 'text', text: event.text };
+            text += shown;
+            yield { type: 'text', text: shown };
           } else if (event.type === 'done') {
             const reported = event.usage?.inputTokens;
             this.planner.calibrate(planned.estimatedTokens, reported);
@@ -238,6 +241,8 @@ export class AgentLoop {
         if (ids.has(call.id)) call.id = generatedCallId();
         ids.add(call.id);
       }
+      // Calls past the cap never enter the conversation: the first of them is answered for all.
+      const unrecorded = calls.length > MAX_TOOL_CALLS_PER_REPLY + 1 ? calls.splice(MAX_TOOL_CALLS_PER_REPLY + 1) : [];
       this.messages.push(calls.length ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text });
       if (calls.length === 0) {
         yield { type: 'done', text: joinReplies(replies), reason: 'stop', ...(cut ? { truncated: true } : {}) };
@@ -252,7 +257,8 @@ export class AgentLoop {
       }
       for (const [index, call] of calls.entries()) {
         if (index >= MAX_TOOL_CALLS_PER_REPLY) {
-          yield this.end(call, tooManyCallsError(call.name), 'error');
+          yield this.end(call, tooManyCallsError(call.name, unrecorded.length), 'error');
+          for (const other of unrecorded) yield { type: 'tool_call_end', id: other.id, name: other.name, arguments: other.arguments, result: tooManyCallsError(other.name), status: 'error', durationMs: 0 };
           continue;
         }
         const checked = this.checkCall(call, signal);

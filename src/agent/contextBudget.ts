@@ -1,11 +1,9 @@
 import { estimateTokens } from '../providers/tokens';
 import type { ChatMessage } from '../providers/types';
-import { summarizeConversation } from './sessionSummary';
+import { fitCurrentTurn } from './currentTurnBudget';
+import { headAndTail, messageTokens, SHORT_RESULT_CHARS, shortenedResult, type TokenEstimator } from './messageCost';
+import { ConversationSummaries } from './sessionSummary';
 
-/** Characters of a shortened tool result kept at each end. */
-const KEPT_RESULT_CHARS = 600;
-/** Tool results up to this long are never shortened: cutting them saves too little. */
-const SHORT_RESULT_CHARS = 1600;
 /** The summary that stands in for dropped turns. */
 const SUMMARY_CHARS = 2000;
 
@@ -28,88 +26,88 @@ export interface FittedConversation {
   droppedMessages: number;
 }
 
-export { estimateTokens };
-
-/** Estimated tokens of one piece of text. */
-export type TokenEstimator = (text: string) => number;
+export { estimateTokens, headAndTail, messageTokens, type TokenEstimator };
 
 /**
- * Fits a conversation into a model's context window without touching the current turn (the
- * last user message and everything after it): first the oldest tool results are shortened to
- * their head and tail, with a marker saying what was cut; then the oldest turns are dropped
- * whole and a short summary of them is put in front of the first turn kept. The conversation
- * passed in is not changed; unchanged messages are passed through as the same objects, so
- * providers keep reusing what they made of them.
+ * Fits a conversation into a model's context window. First the oldest tool results before the
+ * current turn (the last user message and everything after it) are shortened to their head and
+ * tail, with a marker saying what was cut; then the oldest turns are dropped whole and a short
+ * summary of them is put in front of the first turn kept. The current turn is sent whole when it
+ * fits beside that summary; when it does not, it is fitted first (fitCurrentTurn: its own results
+ * shortened, then its oldest steps left out, then its longest texts cut), so every request fits
+ * unless the system prompt and tools alone do not. The conversation passed in is not changed;
+ * unchanged messages are passed through as the same objects, so providers keep reusing what they
+ * made of them. Linear in the number of messages: a cut is chosen from prefix sums of the
+ * messages' tokens, and each summary tried reads only the latest entries before it.
  */
 export function fitConversation(messages: readonly ChatMessage[], budget: ContextBudget, estimate: TokenEstimator): FittedConversation {
   const limit = Math.max(0, budget.contextTokens - budget.reserveOutputTokens);
   const room = limit - budget.fixedTokens;
   const fitted = [...messages];
   const cost = fitted.map((m) => messageTokens(m, estimate));
-  let total = sum(cost);
-  const result = (droppedMessages = 0, shortenedResults = 0): FittedConversation => ({
+  let total = sum(cost, 0, cost.length);
+  let shortened = 0;
+  let leftOut = 0;
+  const result = (droppedMessages = 0): FittedConversation => ({
     messages: fitted,
     tokens: budget.fixedTokens + total,
     limit,
-    shortenedResults,
-    droppedMessages,
+    shortenedResults: shortened,
+    droppedMessages: droppedMessages + leftOut,
   });
   if (total <= room) return result();
 
   const currentTurn = lastUserIndex(fitted);
-  let shortened = 0;
   for (let i = 0; i < currentTurn && total > room; i++) {
     const message = fitted[i];
     if (message.role !== 'tool' || message.content.length <= SHORT_RESULT_CHARS) continue;
-    const cut = { ...message, content: headAndTail(message.content) };
+    const cut = shortenedResult(message);
     fitted[i] = cut;
     const after = messageTokens(cut, estimate);
     total += after - cost[i];
     cost[i] = after;
     shortened++;
   }
-  if (total <= room) return result(0, shortened);
+  if (total <= room) return result();
+
+  const summaries = new ConversationSummaries(messages);
+  const markerTokens = (keepFrom: number) => (keepFrom === 0 ? 0 : estimate(marker(keepFrom, summaries)) + 2);
+  // The current turn must fit beside the summary of everything before it; if it does not, fit it first.
+  const turnTokens = sum(cost, currentTurn, cost.length);
+  if (turnTokens + markerTokens(currentTurn) > room) {
+    const turn = fitCurrentTurn(fitted.slice(currentTurn), room - markerTokens(currentTurn), estimate);
+    fitted.splice(currentTurn, fitted.length - currentTurn, ...turn.messages);
+    cost.splice(currentTurn, cost.length - currentTurn, ...turn.messages.map((m) => messageTokens(m, estimate)));
+    total = sum(cost, 0, cost.length);
+    shortened += turn.shortenedResults;
+    leftOut = turn.leftOut;
+    if (total <= room) return result();
+  }
 
   // Drop whole turns from the front, so every tool result keeps the call it answers.
-  const starts = turnStarts(fitted, currentTurn);
+  const before = prefixSums(cost);
   let keepFrom = 0;
-  for (const start of starts) {
+  for (const start of turnStarts(fitted, currentTurn)) {
     if (start === 0) continue;
     keepFrom = start;
-    const summaryCost = estimate(summaryOf(messages.slice(0, start))) + 8;
-    if (total - sum(cost.slice(0, start)) + summaryCost <= room) break;
+    const kept = total - before[start];
+    // A summary costs something: a cut whose rest alone is too big needs no summary written.
+    if (kept < room && kept + markerTokens(start) <= room) break;
   }
-  if (keepFrom === 0) return result(0, shortened);
-  const dropped = fitted.slice(0, keepFrom);
+  if (keepFrom === 0) return result();
   const first = fitted[keepFrom];
-  const summary = summaryOf(messages.slice(0, keepFrom));
-  const marker = `[${dropped.length} earlier message${dropped.length === 1 ? ' was' : 's were'} left out to fit the model's context window. What they covered:\n${summary}]\n\n`;
-  const carried: ChatMessage = first.role === 'user' ? { ...first, content: marker + first.content } : first;
+  const carried: ChatMessage = first.role === 'user' ? { ...first, content: marker(keepFrom, summaries) + first.content } : first;
   fitted.splice(0, keepFrom + 1, carried);
-  total = sum(fitted.map((m) => messageTokens(m, estimate)));
-  return result(dropped.length, shortened);
+  total = 0;
+  for (const message of fitted) total += messageTokens(message, estimate);
+  return result(keepFrom);
 }
 
-const estimates = new WeakMap<ChatMessage, number>();
-
-/** A message's tokens, cached per message object (conversations are resent every round). */
-export function messageTokens(message: ChatMessage, estimate: TokenEstimator): number {
-  const cached = estimates.get(message);
-  if (cached !== undefined) return cached;
-  let tokens = 4 + estimate(message.content);
-  if (message.role === 'assistant') for (const call of message.toolCalls ?? []) tokens += 8 + estimate(call.name) + estimate(call.arguments);
-  estimates.set(message, tokens);
-  return tokens;
-}
-
-export function headAndTail(text: string): string {
-  const left = text.length - 2 * KEPT_RESULT_CHARS;
-  return `${text.slice(0, KEPT_RESULT_CHARS)}\n\n[… ${left.toLocaleString('en-US')} characters of this tool result were cut to fit the model's context window; run the tool again for the whole result …]\n\n${text.slice(-KEPT_RESULT_CHARS)}`;
-}
-
-function summaryOf(messages: readonly ChatMessage[]): string {
-  const summary = summarizeConversation(messages);
-  return summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS)}…` : summary;
+/** What stands in front of the first turn kept: how many messages were dropped, and what they covered. */
+function marker(dropped: number, summaries: ConversationSummaries): string {
+  const full = summaries.before(dropped);
+  const summary = full.length > SUMMARY_CHARS ? `${full.slice(0, SUMMARY_CHARS)}…` : full;
+  return `[${dropped} earlier message${dropped === 1 ? ' was' : 's were'} left out to fit the model's context window. What they covered:\n${summary}]\n\n`;
 }
 
 function lastUserIndex(messages: readonly ChatMessage[]): number {
@@ -125,8 +123,15 @@ function turnStarts(messages: readonly ChatMessage[], end: number): number[] {
   return starts;
 }
 
-function sum(values: number[]): number {
+/** before[i]: the sum of values[0..i). */
+function prefixSums(values: readonly number[]): number[] {
+  const before = [0];
+  for (let i = 0; i < values.length; i++) before.push(before[i] + values[i]);
+  return before;
+}
+
+function sum(values: readonly number[], from: number, to: number): number {
   let total = 0;
-  for (const v of values) total += v;
+  for (let i = from; i < to; i++) total += values[i];
   return total;
 }

@@ -59,7 +59,12 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** The result for a call past MAX_TOOL_CALLS_PER_REPLY in one reply. */
-export function tooManyCallsError(toolName: string): string {
-  return `Error: ${toolName} was not run: one reply may make at most ${MAX_TOOL_CALLS_PER_REPLY} tool calls. Make the remaining calls in your next reply.`;
+/**
+ * The result for a call past MAX_TOOL_CALLS_PER_REPLY in one reply. The first such call is
+ * answered for the `more` after it, which are left out of the conversation (thousands of calls
+ * and errors would not fit the model's context window).
+ */
+export function tooManyCallsError(toolName: string, more = 0): string {
+  const others = more > 0 ? `, nor were the ${more.toLocaleString('en-US')} call${more === 1 ? '' : 's'} after it (left out of the conversation)` : '';
+  return `Error: ${toolName} was not run${others}: one reply may make at most ${MAX_TOOL_CALLS_PER_REPLY} tool calls. Make the remaining calls in your next reply.`;
 }

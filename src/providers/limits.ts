@@ -1,7 +1,14 @@
 /** Bounds on what one model reply may put into the conversation. */
 
-/** The longest answer text kept from one model reply; the Agent cuts longer ones with a notice. */
+/**
+ * The longest answer text read from one model reply; the Agent cuts longer ones with a notice.
+ * Text a provider hides counts too (prompt-based tool-call blocks): such a provider stops reading
+ * at the limit itself and ends the reply with ANSWER_CAP_REASON.
+ */
 export const MAX_ANSWER_CHARS = 1_000_000;
+
+/** The finish reason of a reply a provider stopped reading at MAX_ANSWER_CHARS; the Agent ends the answer with its cut notice and runs none of its calls. */
+export const ANSWER_CAP_REASON = 'answer_cap';
 
 /** The longest arguments text of one tool call; longer ones are dropped and the call is answered with an error. */
 export const MAX_TOOL_ARGUMENT_CHARS = 1_000_000;

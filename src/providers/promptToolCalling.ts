@@ -1,3 +1,4 @@
+import { ANSWER_CAP_REASON, MAX_ANSWER_CHARS } from './limits';
 import { formatPromptCall, PromptToolCallParser, toolsPrompt } from './promptToolCalls';
 import type { ChatMessage, ChatRequest, ProviderEvent, ToolCall } from './types';
 import { WrappedProvider } from './wrappedProvider';
@@ -6,6 +7,8 @@ import { WrappedProvider } from './wrappedProvider';
  * Wraps a provider whose model cannot call tools natively: the tools go into the system
  * prompt, earlier calls and results are written into the conversation as text, and calls are
  * read out of the model's answer. The Agent sees the same events as from a native provider.
+ * The answer cap counts every character read, the hidden call blocks too: at MAX_ANSWER_CHARS it
+ * stops reading and ends the reply with ANSWER_CAP_REASON, running none of its calls.
  */
 export class PromptToolCallingProvider extends WrappedProvider {
   async *stream(request: ChatRequest): AsyncIterable<ProviderEvent> {
@@ -16,8 +19,18 @@ export class PromptToolCallingProvider extends WrappedProvider {
     const parser = new PromptToolCallParser(new Set(request.tools.map((t) => t.function.name)));
     const messages = asPromptConversation(request.messages, toolsPrompt(request.tools));
     let done: Extract<ProviderEvent, { type: 'done' }> | undefined;
+    let read = 0;
     for await (const event of this.inner.stream({ ...request, messages, tools: [] })) {
       if (event.type === 'text') {
+        const room = MAX_ANSWER_CHARS - read;
+        read += event.text.length;
+        if (read > MAX_ANSWER_CHARS) {
+          // A block still open at the cut is dropped unread; leaving the loop stops the inner request.
+          const text = parser.push(event.text.slice(0, room));
+          if (text) yield { type: 'text', text };
+          yield { type: 'done', finishReason: ANSWER_CAP_REASON };
+          return;
+        }
         const text = parser.push(event.text);
         if (text) yield { type: 'text', text };
       } else if (event.type === 'done') {

@@ -1,4 +1,6 @@
 import type { ChatTool } from '../tools/interface';
+import { FenceTracker } from './fenceTracker';
+import { LineHead } from './markdownLines';
 import type { ToolCall } from './types';
 
 /**
@@ -10,7 +12,9 @@ import type { ToolCall } from './types';
  *     ```
  *
  * `PromptToolCallParser` reads such blocks out of the streamed text; text outside them passes
- * through as it arrives, so a person never sees the raw calls.
+ * through as it arrives, so a person never sees the raw calls. A block is a call only at the top
+ * level of the answer: one inside another code block (a model quoting a README, in a ````markdown
+ * or ~~~ fence), a block quote or a list item's code block is text shown to the person.
  */
 
 export const TOOL_CALL_FENCE = 'tool_call';
@@ -33,7 +37,7 @@ export function toolsPrompt(tools: readonly ChatTool[]): string {
     '{"name": "<tool name>", "arguments": {"<parameter>": "<value>"}}',
     '```',
     '',
-    'Write one block per call; several blocks make several calls. After your calls, stop writing: the results come back in the next message, and then you go on. Never invent a result. When you need no tool, answer normally.',
+    'Write each block at the start of a line of its own, never inside another code block or a quote: a block inside one is shown as text and not run. Write one block per call; several blocks make several calls. After your calls, stop writing: the results come back in the next message, and then you go on. Never invent a result. When you need no tool, answer normally.',
     '',
     described,
   ].join('\n');
@@ -50,17 +54,32 @@ export function formatPromptCall(call: ToolCall): string {
   return `\`\`\`${TOOL_CALL_FENCE}\n${JSON.stringify({ name: call.name, arguments: args })}\n\`\`\``;
 }
 
-type State = { mode: 'text' } | { mode: 'block'; tag: string; body: string; opening: string };
+/** A call block being read: its opening line, and its body so far (`lineStart`: where its last line begins). */
+interface CallBlock {
+  tag: string;
+  opening: string;
+  body: string;
+  lineStart: number;
+}
 
 /**
- * Splits streamed text into what a person reads and the tool calls inside it. Blocks tagged
- * `tool_call` are calls; a ```json block is a call only when it holds {"name", "arguments"}
- * naming a known tool (small models often tag it so), otherwise it is shown as written.
+ * Splits streamed text into what a person reads and the tool calls inside it, line by line,
+ * keeping its place between chunks: every character is looked at once, however the stream is
+ * cut. Blocks tagged `tool_call` at the top level are calls; a ```json block there is a call only
+ * when it holds {"name", "arguments"} naming a known tool (small models often tag it so),
+ * otherwise it is shown as written. Which blocks are top-level, and which are quoted inside
+ * other code, FenceTracker decides.
  */
 export class PromptToolCallParser {
-  private state: State = { mode: 'text' };
-  /** Text held back because it may be the start of a fence. */
-  private pending = '';
+  private readonly head = new LineHead();
+  private readonly fences = new FenceTracker();
+  private block: CallBlock | undefined;
+  /** The rest of the current line does not change its shape: it passes through in slices. */
+  private restOfLine = false;
+  /** The line so far, held back while it may still open a call block. */
+  private held = '';
+  private holding = true;
+  private scanned = 0;
   private readonly calls: ParsedPromptCall[] = [];
   private nextId = 1;
 
@@ -69,81 +88,111 @@ export class PromptToolCallParser {
     private readonly idPrefix = `call_prompt_${Date.now().toString(36)}_`,
   ) {}
 
+  /** Characters looked at so far (each once): the parser's work, for tests. */
+  get scannedChars(): number {
+    return this.scanned;
+  }
+
   /** Feeds a chunk; returns the text to show now. */
   push(chunk: string): string {
-    let input = this.pending + chunk;
-    this.pending = '';
-    let shown = '';
-    while (input) {
-      if (this.state.mode === 'text') {
-        const fence = findFenceStart(input);
-        if (fence === -1) {
-          const hold = partialFenceSuffix(input);
-          shown += input.slice(0, input.length - hold);
-          this.pending = input.slice(input.length - hold);
-          return shown;
-        }
-        const lineEnd = input.indexOf('\n', fence);
-        if (lineEnd === -1) {
-          // The fence's tag line is not complete yet.
-          shown += input.slice(0, fence);
-          this.pending = input.slice(fence);
-          return shown;
-        }
-        const tag = input.slice(fence + 3, lineEnd).trim().toLowerCase();
-        if (tag !== TOOL_CALL_FENCE && tag !== 'json') {
-          shown += input.slice(0, lineEnd + 1);
-          input = input.slice(lineEnd + 1);
-          continue;
-        }
-        shown += input.slice(0, fence);
-        this.state = { mode: 'block', tag, body: '', opening: input.slice(fence, lineEnd + 1) };
-        input = input.slice(lineEnd + 1);
-      } else {
-        const block = this.state;
-        const text = block.body + input;
-        const close = findClosingFence(text);
-        if (close === -1) {
-          block.body = text;
-          return shown;
-        }
-        const body = text.slice(0, close.start);
-        input = text.slice(close.end);
-        this.state = { mode: 'text' };
-        shown += this.finishBlock(block.tag, body, block.opening);
+    const out: string[] = [];
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.restOfLine) {
+        const newline = chunk.indexOf('\n', i);
+        const end = newline === -1 ? chunk.length : newline;
+        this.scanned += end - i;
+        if (end > i) this.emit(chunk.slice(i, end), out);
+        i = end;
+        if (newline === -1) break;
       }
+      const c = chunk[i++];
+      this.scanned++;
+      if (c === '\n') {
+        this.endLine('\n', out);
+        continue;
+      }
+      this.head.step(c);
+      if (this.holding) {
+        this.held += c;
+        if (!this.head.mayOpenCall || !this.fences.mayOpenCall(this.head.column)) this.release(out);
+      } else this.emit(c, out);
+      if (this.head.plain) this.restOfLine = true;
     }
-    return shown;
+    return out.join('');
   }
 
-  /** Ends the stream: an unfinished block becomes a call with an error; returns the last text to show. */
+  /** Ends the stream: an unfinished call block becomes a call with an error; returns the last text to show. */
   finish(): { text: string; calls: ParsedPromptCall[] } {
-    let text = this.pending;
-    this.pending = '';
-    if (this.state.mode === 'block') {
-      const { tag, body, opening } = this.state;
-      this.state = { mode: 'text' };
-      const close = findClosingFence(body, true);
-      if (close !== -1) text += this.finishBlock(tag, body.slice(0, close.start), opening);
-      else if (tag === TOOL_CALL_FENCE) this.addError('unknown', body, 'the ```tool_call block was not closed with ```');
-      else text += `${opening}${body}`;
-    }
-    return { text, calls: this.calls };
+    const out: string[] = [];
+    if (this.block) this.endLine('', out);
+    else this.release(out);
+    const block = this.block;
+    this.block = undefined;
+    if (block?.tag === TOOL_CALL_FENCE) this.addError('unknown', block.body, 'the ```tool_call block was not closed with ```');
+    else if (block) out.push(block.opening, block.body);
+    return { text: out.join(''), calls: this.calls };
   }
 
-  private finishBlock(tag: string, body: string, opening: string): string {
+  /** Shows the held start of the line: it cannot open a call block. */
+  private release(out: string[]): void {
+    if (this.held) out.push(this.held);
+    this.held = '';
+    this.holding = false;
+  }
+
+  private emit(text: string, out: string[]): void {
+    if (this.block) this.block.body += text;
+    else out.push(text);
+  }
+
+  /** A line ended (`newline` is "" at the end of the stream): what it did to call blocks. */
+  private endLine(newline: string, out: string[]): void {
+    const event = this.fences.line(this.head.end());
+    const block = this.block;
+    if (block && !event.end) {
+      block.body += newline;
+      block.lineStart = block.body.length;
+      return this.nextLine();
+    }
+    // The line just read: held back at the top level, or the last line of the block's body.
+    let line = this.held;
+    if (block) {
+      line = block.body.slice(block.lineStart);
+      const body = block.body.slice(0, block.lineStart);
+      this.block = undefined;
+      if (event.end === 'close') {
+        out.push(this.finishBlock(block.tag, body, block.opening, line + newline));
+        return this.nextLine();
+      }
+      out.push(block.opening, body);
+    }
+    if (event.open !== undefined) this.block = { tag: event.open, opening: line + newline, body: '', lineStart: 0 };
+    else out.push(line, newline);
+    this.nextLine();
+  }
+
+  private nextLine(): void {
+    this.head.reset();
+    this.restOfLine = false;
+    this.held = '';
+    this.holding = !this.block && this.fences.mayOpenCall(0);
+  }
+
+  /** A closed block: a call (nothing shown), or, for a ```json block that is no call, the block as written. */
+  private finishBlock(tag: string, body: string, opening: string, closing: string): string {
     let value: unknown;
     try {
       value = JSON.parse(body);
     } catch (error) {
-      if (tag !== TOOL_CALL_FENCE) return `${opening}${body}\`\`\``;
+      if (tag !== TOOL_CALL_FENCE) return `${opening}${body}${closing}`;
       this.addError('unknown', body, `the block is not valid JSON (${(error as Error).message})`);
       return '';
     }
     const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
     const name = typeof record?.name === 'string' ? record.name : undefined;
     const args = record?.arguments ?? record?.parameters ?? {};
-    if (tag !== TOOL_CALL_FENCE && (!name || !this.knownTools.has(name))) return `${opening}${body}\`\`\``;
+    if (tag !== TOOL_CALL_FENCE && (!name || !this.knownTools.has(name))) return `${opening}${body}${closing}`;
     if (!name) {
       this.addError('unknown', body, 'the block has no "name" naming the tool');
       return '';
@@ -164,35 +213,4 @@ export class PromptToolCallParser {
   private newId(): string {
     return `${this.idPrefix}${this.nextId++}`;
   }
-}
-
-/** Index of "```" at the start of a line, or -1. */
-function findFenceStart(text: string): number {
-  for (let i = text.indexOf('```'); i !== -1; i = text.indexOf('```', i + 1)) {
-    if (i === 0 || text[i - 1] === '\n') return i;
-  }
-  return -1;
-}
-
-/** A closing "```" at the start of a line, with a newline after it (or the end of the whole answer). */
-function findClosingFence(text: string, atEnd = false): { start: number; end: number } | -1 {
-  for (let i = text.indexOf('```'); i !== -1; i = text.indexOf('```', i + 1)) {
-    if (i !== 0 && text[i - 1] !== '\n') continue;
-    const after = text.slice(i + 3);
-    const lineEnd = after.indexOf('\n');
-    const rest = lineEnd === -1 ? after : after.slice(0, lineEnd);
-    if (rest.trim() !== '') continue;
-    if (lineEnd === -1) return atEnd ? { start: i, end: text.length } : -1;
-    return { start: i, end: i + 3 + lineEnd + 1 };
-  }
-  return -1;
-}
-
-/** How many characters at the end might begin a fence once more text arrives. */
-function partialFenceSuffix(text: string): number {
-  for (let n = Math.min(2, text.length); n > 0; n--) {
-    const tail = text.slice(text.length - n);
-    if (/^`+$/.test(tail) && (text.length === n || text[text.length - n - 1] === '\n')) return n;
-  }
-  return 0;
 }

@@ -76,20 +76,50 @@ describe('fitConversation: the context budget', () => {
     assertPairsIntact(fitted.messages);
   });
 
-  it('keeps every tool round of the current turn, even when it alone is over the budget', () => {
+  /** History, then a current turn reading `results` files of `chars` characters, one round each. */
+  function withBigTurn(results: number, chars: number): { messages: ChatMessage[]; turn: ChatMessage[] } {
     const messages = conversation(3, 500);
     messages.push({ role: 'user', content: 'read everything' });
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < results; i++) {
       messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `now_${i}`, name: 'read_file', arguments: '{}' }] });
-      messages.push({ role: 'tool', toolCallId: `now_${i}`, name: 'read_file', content: 'x'.repeat(40_000) });
+      messages.push({ role: 'tool', toolCallId: `now_${i}`, name: 'read_file', content: `result ${i} `.repeat(chars / 10) });
     }
-    const currentTurn = messages.slice(messages.findIndex((m) => m.content === 'read everything'));
-    const fitted = fitConversation(messages, budget(8000), estimateTokens);
-    const sent = fitted.messages.slice(-currentTurn.length);
-    // The summary of what was dropped goes in front of the question; the rounds go as they are.
-    assert.ok(sent[0].content.endsWith('\n\nread everything'));
-    sent.slice(1).forEach((m, i) => assert.equal(m, currentTurn[i + 1], 'same message object'));
-    assert.ok(fitted.tokens > fitted.limit, 'it says so: the request is over the limit');
+    return { messages, turn: messages.slice(messages.findIndex((m) => m.content === 'read everything')) };
+  }
+
+  it('sends the current turn whole when it fits beside a summary of the rest', () => {
+    const { messages, turn } = withBigTurn(4, 4000);
+    const fitted = fitConversation(messages, budget(7000), estimateTokens);
+    assert.ok(fitted.tokens <= fitted.limit);
+    fitted.messages.slice(-turn.length + 1).forEach((m, i) => assert.equal(m, turn[i + 1], 'same message object'));
+  });
+
+  it("shortens the current turn's own results when it alone is over the budget: the oldest first, the newest last", () => {
+    const { messages, turn } = withBigTurn(4, 40_000);
+    const fitted = fitConversation(messages, budget(14_000), estimateTokens);
+    assert.ok(fitted.tokens <= fitted.limit, `${fitted.tokens} ≤ ${fitted.limit}`);
+    const results = fitted.messages.filter((m) => m.role === 'tool').slice(-4);
+    assert.deepEqual(results.map((m) => /were cut to fit the model's context window/.test(m.content)), [true, true, true, false]);
+    assert.equal(results[3], turn.at(-1), 'the newest is sent whole, as it was');
+    assert.ok(results[0].content.startsWith('result 0') && results[0].content.endsWith('result 0 '), 'head and tail kept');
+    assertPairsIntact(fitted.messages);
+
+    const smaller = fitConversation(messages, budget(6000), estimateTokens);
+    assert.ok(smaller.tokens <= smaller.limit, `${smaller.tokens} ≤ ${smaller.limit}`);
+    assert.ok(smaller.messages.filter((m) => m.role === 'tool').slice(-4).every((m) => /were cut/.test(m.content)), 'in a smaller window the newest too');
+    assert.ok(smaller.messages.some((m) => m.role === 'user' && m.content.endsWith('read everything')));
+    assertPairsIntact(smaller.messages);
+  });
+
+  it('leaves out the oldest steps of a current turn too long even shortened, and says so', () => {
+    const { messages } = withBigTurn(60, 4000);
+    const fitted = fitConversation(messages, budget(6000), estimateTokens);
+    assert.ok(fitted.tokens <= fitted.limit, `${fitted.tokens} ≤ ${fitted.limit}`);
+    const question = fitted.messages.find((m) => m.role === 'user' && m.content.endsWith('read everything'))!;
+    assert.match(question.content, /\[To fit the model's context window, \d+ earlier tool calls of this turn \(read_file ×\d+\) and their results \(\d+ messages\) were left out of this request\. What they did still stands\.\]/);
+    const results = fitted.messages.filter((m) => m.role === 'tool');
+    assert.equal((results.at(-1) as Extract<ChatMessage, { role: 'tool' }>).toolCallId, 'now_59', 'the newest step stays');
+    assert.ok(fitted.droppedMessages > 0);
     assertPairsIntact(fitted.messages);
   });
 

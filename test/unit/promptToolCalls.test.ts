@@ -64,7 +64,7 @@ describe('prompt-based tool calling', () => {
       const example = '```json\n{"name": "package", "version": "1.0.0"}\n```\n';
       const shown = parse([example]);
       assert.equal(shown.calls.length, 0);
-      assert.equal(shown.text, example.trimEnd());
+      assert.equal(shown.text, example, 'shown as written, its closing line included');
     });
 
     it('passes other code blocks and inline backticks through untouched', () => {

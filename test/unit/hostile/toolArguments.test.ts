@@ -217,14 +217,17 @@ describe('hostile: tool arguments through the Agent', function () {
     assert.deepEqual(sent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id), ids);
   });
 
-  it(`1,000 tool calls in one reply: at most ${MAX_TOOL_CALLS_PER_REPLY} run, every one is answered`, async () => {
+  it(`1,000 tool calls in one reply: at most ${MAX_TOOL_CALLS_PER_REPLY} run, every one is answered, the rest stay out of the conversation`, async () => {
     const calls = Array.from({ length: 1000 }, (_, i) => ({ name: 'echo', arguments: { value: `v${i}` } }));
     const { events, agent } = await turn(calls);
     assert.equal(echo.calls.length, MAX_TOOL_CALLS_PER_REPLY);
     assert.equal(echo.calls.at(-1)?.value, `v${MAX_TOOL_CALLS_PER_REPLY - 1}`);
     assert.equal(ends(events).length, 1000);
     assert.match(ends(events).at(-1)!.result, /one reply may make at most 128 tool calls/);
-    assert.equal(toolResults(agent.history).length, 1000);
+    // The first call past the cap answers for the 871 after it; those never enter the conversation.
+    assert.equal(assistantCalls(agent.history).length, MAX_TOOL_CALLS_PER_REPLY + 1);
+    assert.equal(toolResults(agent.history).length, MAX_TOOL_CALLS_PER_REPLY + 1);
+    assert.match(toolResults(agent.history).at(-1)!.content, /nor were the 871 calls after it/);
     assert.equal(server.requests.length, 2, 'the turn went on to the model');
     assert.equal((events.at(-1) as { text: string }).text, 'Noted.');
     await assertResponsive();

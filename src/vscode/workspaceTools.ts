@@ -33,7 +33,7 @@ export class WorkspaceTools implements vscode.Disposable {
 
   constructor(
     state: StateStore,
-    context: ToolContext,
+    private readonly context: ToolContext,
     private readonly log: vscode.LogOutputChannel,
     watcher: SettingsWatcher,
   ) {
@@ -70,6 +70,11 @@ export class WorkspaceTools implements vscode.Disposable {
 
   get trusted(): boolean {
     return this.manager.trusted;
+  }
+
+  /** `toolbelt.tools.sensitiveFiles` as the tools apply it now (the tool-call log withholds what names them). */
+  get sensitiveGlobs(): readonly string[] | undefined {
+    return this.context.sensitiveGlobs;
   }
 
   /** Applies `toolbelt.tools.registry` as it is now. */

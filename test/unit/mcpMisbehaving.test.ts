@@ -89,11 +89,12 @@ describe('McpServerSource with misbehaving servers', function () {
     await waitFor(() => processGone(pid), `pid ${pid} to be gone`);
   });
 
-  it('stop kills a server that ignores SIGTERM and stdin, and its children (same group and own session): no orphans', async () => {
+  it('stop kills a server that ignores SIGTERM and stdin, and its children (same group and own session): no orphans (process-group fallback, host pids)', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-mcp-'));
     const marker = path.join(dir, 'pids.json');
     const logger = recordingLogger();
-    const source = track(fixtureSource('ignoresSigterm.js', { env: { MCP_FIXTURE_MARKER: marker }, logger, limits: { killGraceMs: 200 } }));
+    // The fixture reports the pids it sees; inside a PID namespace those are not the host's.
+    const source = track(fixtureSource('ignoresSigterm.js', { env: { MCP_FIXTURE_MARKER: marker }, logger, limits: { killGraceMs: 200 }, isolation: 'process-group' }));
     await source.start();
     const { server, children } = JSON.parse(await waitFor(() => fs.readFile(marker, 'utf8').catch(() => ''), 'the pids')) as { server: number; children: number[] };
     assert.equal(server, source.pid);

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { IsolationKind } from '../processIsolation';
 import { ToolCancelledError } from '../toolErrors';
 import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../toolSource';
 import { toSourceCallResult, type McpCallResultLike } from './callResult';
@@ -30,6 +31,8 @@ export interface McpServerSourceOptions {
   clientInfo?: { name: string; version: string };
   /** Tests may count loads; the default loads the SDK lazily. */
   loadSdk?: () => Promise<SdkClientModule>;
+  /** How a stdio server's processes are contained; the detected way when absent (tests force 'process-group'). */
+  isolation?: IsolationKind;
 }
 
 interface Session {
@@ -187,9 +190,9 @@ export class McpServerSource implements ToolSource {
       const stderr = new StderrTail(this.limits.stderrLines, this.limits.stderrLineChars, (line) => this.options.logger.info(`[${this.id} stderr] ${line}`));
       this.lastStderr = stderr;
       let malformed = 0;
-      const child = new ChildProcessTransport(resolved, {
+      const child: ChildProcessTransport = new ChildProcessTransport(resolved, {
         // As written, not resolved: substituted inputs are secrets.
-        onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}`),
+        onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}${child.containment ? ` (in ${child.containment})` : ''}`),
         onStderr: (chunk) => stderr.append(chunk),
         onMalformed: (line) => {
           malformed++;
@@ -198,6 +201,7 @@ export class McpServerSource implements ToolSource {
         },
         killGraceMs: this.limits.killGraceMs,
         maxMessageBytes: this.limits.maxMessageBytes,
+        isolation: this.options.isolation,
       });
       const client = sdk.createClient(info, () => this.onToolsChanged(session));
       session = { client, transport: child, child, stderr, closedByUs: false };

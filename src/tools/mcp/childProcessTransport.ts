@@ -4,6 +4,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { IsolationKind } from '../processIsolation';
 import { ProcessTracker, type TreeKiller } from '../processTree';
+import type { BoundedJsonLimits } from './boundedJson';
+import { MessageReader, type MessageCut } from './messageReader';
 import { spawnServer, type ChildLaunch } from './serverProcess';
 
 export type { ChildLaunch };
@@ -20,8 +22,10 @@ export interface ChildTransportOptions {
   onMalformed(line: string): void;
   /** The process is running (before any message is exchanged). */
   onSpawn?(pid: number): void;
-  /** A single message over this size closes the transport (default 32 MB). */
+  /** A message up to this size is parsed whole; a larger one is read as it arrives and cut (messageReader.ts; default 4 MB). */
   maxMessageBytes?: number;
+  /** A message over maxMessageBytes arrived, and what of it was left out. */
+  onOversized?(cut: MessageCut): void;
   /** How long stop waits after closing stdin, and again after SIGTERM, before escalating (default 2 s). */
   killGraceMs?: number;
   /** Use this containment instead of the detected one (tests force 'process-group'). */
@@ -30,14 +34,15 @@ export interface ChildTransportOptions {
 
 /** Marks every process a server starts, so a child that leaves the process group is still found. */
 const MARKER_VARIABLE = 'TOOLBELT_MCP_RUN_ID';
-const NEWLINE = 0x0a;
+/** What of an oversized message is kept: more than any cap after it (output 30,000, description 2,048 characters). */
+export const OVERSIZED_LIMITS: Readonly<BoundedJsonLimits> = Object.freeze({ stringChars: 256 * 1024, keptChars: 4 * 1024 * 1024, depth: 64 });
 
 /**
  * MCP's stdio transport, written for Toolbelt rather than the SDK's so that it can report how the
  * server ended (exit code, signal), contain it (serverProcess.ts: a PID namespace of its own, or a
  * process group with a tracker) and stop the whole tree: stdin closed, then SIGTERM, then SIGKILL
  * for everything it started, so nothing outlives stop(). Non-JSON lines on stdout are reported and
- * skipped, not fatal.
+ * skipped, and an oversized message is cut, not fatal.
  */
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -51,8 +56,7 @@ export class ChildProcessTransport implements Transport {
   private started = false;
   /** How the server's processes are contained (serverProcess.ts), once started. */
   containment: string | undefined;
-  private chunks: Buffer[] = [];
-  private pendingBytes = 0;
+  private readonly reader: MessageReader;
   private closing: Promise<void> | undefined;
   private closed = false;
   private spawnFailed = false;
@@ -64,6 +68,11 @@ export class ChildProcessTransport implements Transport {
     private readonly options: ChildTransportOptions,
   ) {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
+    const maxMessageBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+    this.reader = new MessageReader(
+      { maxMessageBytes, oversized: { ...OVERSIZED_LIMITS, keptChars: maxMessageBytes } },
+      { message: (message) => this.onmessage?.(message), malformed: (line) => this.options.onMalformed(line), oversized: (cut) => this.options.onOversized?.(cut) },
+    );
   }
 
   get pid(): number | undefined {
@@ -95,7 +104,7 @@ export class ChildProcessTransport implements Transport {
         } else this.onerror?.(new Error(this.spawnError(error)));
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      child.stdout?.on('data', (chunk: Buffer) => this.reader.push(chunk));
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.options.onStderr(chunk));
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
@@ -165,48 +174,6 @@ export class ChildProcessTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.onclose?.();
-  }
-
-  private receive(chunk: Buffer): void {
-    let start = 0;
-    let newline = chunk.indexOf(NEWLINE);
-    while (newline !== -1) {
-      this.chunks.push(chunk.subarray(start, newline));
-      const line = Buffer.concat(this.chunks).toString('utf8');
-      this.chunks = [];
-      this.pendingBytes = 0;
-      this.handleLine(line);
-      start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
-    }
-    if (start < chunk.length) {
-      this.chunks.push(chunk.subarray(start));
-      this.pendingBytes += chunk.length - start;
-      const max = this.options.maxMessageBytes ?? 32 * 1024 * 1024;
-      if (this.pendingBytes > max) {
-        this.chunks = [];
-        this.pendingBytes = 0;
-        this.onerror?.(new Error(`the server sent a message over ${Math.round(max / (1024 * 1024))} MB; it was stopped.`));
-        void this.close();
-      }
-    }
-  }
-
-  private handleLine(raw: string): void {
-    const line = raw.trim();
-    if (line === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.options.onMalformed(line);
-      return;
-    }
-    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-      this.options.onMalformed(line);
-      return;
-    }
-    this.onmessage?.(message as JSONRPCMessage);
   }
 }
 

@@ -62,6 +62,8 @@ export class McpServerSource implements ToolSource {
   private readonly listeners = new Set<() => void>();
   private relisting = false;
   private relistAgain = false;
+  /** Cuts of tool definitions already warned about, so a server re-listing its tools does not repeat them. */
+  private readonly warnedAbout = new Set<string>();
 
   constructor(private readonly options: McpServerSourceOptions) {
     this.id = options.server.name;
@@ -199,6 +201,11 @@ export class McpServerSource implements ToolSource {
           if (malformed <= MAX_MALFORMED_LOGGED) this.options.logger.warn(`MCP server "${this.id}" wrote a line that is not JSON-RPC: ${line.slice(0, 200)}`);
           if (malformed === MAX_MALFORMED_LOGGED) this.options.logger.warn(`MCP server "${this.id}": further malformed lines are not logged.`);
         },
+        onOversized: (cut) =>
+          this.options.logger.warn(
+            `MCP server "${this.id}" sent a message of ${cut.bytes.toLocaleString('en-US')} bytes, over the ${megabytes(this.limits.maxMessageBytes)} Toolbelt reads whole; ` +
+              `it was read as it arrived and cut (${cut.strings} long strings cut, ${cut.items} items and ${cut.deep} deep parts left out).`,
+          ),
         killGraceMs: this.limits.killGraceMs,
         maxMessageBytes: this.limits.maxMessageBytes,
         isolation: this.options.isolation,
@@ -277,7 +284,7 @@ export class McpServerSource implements ToolSource {
   }
 
   private async listTools(session: Session): Promise<void> {
-    const tools = await listAllTools(session.client, this.id, this.limits, this.options.logger);
+    const tools = await listAllTools(session.client, this.id, this.limits, this.options.logger, this.warnedAbout);
     if (session === this.session) this.toolList = tools;
   }
 
@@ -335,6 +342,10 @@ export class McpServerSource implements ToolSource {
   private describeCall(tool: string): string {
     return `the call to "${this.id}/${tool}"`;
   }
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 function seconds(ms: number): string {

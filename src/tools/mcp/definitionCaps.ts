@@ -42,7 +42,7 @@ export function capDefinition(description: string, parameters: ToolParameters, c
   const { schema, keptCount, total } = topLevelOnly(parameters, caps.maxSchemaBytes);
   notices.push(
     `input schema cut from ${kilobytes(schemaBytes)} to ${kilobytes(Buffer.byteLength(JSON.stringify(schema)))}: ` +
-      `${keptCount} of ${total} top-level properties kept, without their details`,
+      `${keptCount.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} top-level properties kept, without their details`,
   );
   return { description: kept, parameters: schema, notices };
 }

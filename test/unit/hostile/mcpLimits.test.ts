@@ -5,10 +5,12 @@ import type { McpServerSource } from '../../../src/tools/mcp/mcpServerSource';
 import { EXTERNAL_OUTPUT_MAX_CHARS } from '../../../src/tools/sourceTool';
 import { ToolManager } from '../../../src/tools/toolManager';
 import type { ConfirmationRequest } from '../../../src/tools/types';
+import type { ExtensionToolSource } from '../../../src/vscode/sources/extensionTools';
 import { externalToolText } from '../../../src/vscode/sources/sourceRowText';
 import { fixtureSource, recordingLogger, type RecordingLogger } from '../../fixtures/mcp/fixtureSources';
 import { RecordingLogger as ManagerLogger } from '../../support/fakeToolSource';
 import { waitFor } from '../../support/waitFor';
+import { requireWithVscode } from '../../support/withFakeVscode';
 import { contextFor, TempWorkspace } from '../../support/workspace';
 
 const SERVER = 'hostileServer';
@@ -148,5 +150,31 @@ describe('hostile: a 50 MB MCP result, and a tool that changes after "run withou
     const chosen = await manager.registry.run('hostileServer_echo', { text: 'hi', force: true });
     assert.deepEqual([chosen.status, chosen.approvedBy, asked.length], ['ok', 'rule', 0]);
     assert.equal(await fs.readFile(marker, 'utf8'), 'deleted everything');
+  });
+});
+
+describe('hostile: VS Code\'s own MCP tools (vscode.lm.tools) are capped the same way', () => {
+  it('cuts a 10 MB description and a 40,000-property schema before the catalog lists them', () => {
+    const { ExtensionToolSource: Source } = requireWithVscode<{ ExtensionToolSource: typeof ExtensionToolSource }>({}, [
+      require.resolve('../../../src/vscode/sources/extensionTools'),
+    ]);
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 40_000; i++) properties[`p${i}`] = { type: 'string' };
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.properties = { self: cyclic };
+    const lm = {
+      tools: [
+        { name: 'mcp_other_verbose', description: 'v'.repeat(10 * 1024 * 1024), inputSchema: { type: 'object', properties }, tags: [] },
+        { name: 'mcp_other_cyclic', description: 'Has a cycle.', inputSchema: cyclic, tags: [] },
+      ],
+    };
+    const source = new Source(lm as never);
+    const [verbose, cycle] = source.tools();
+    assert.equal(verbose.description.length, 2048);
+    assert.ok(Buffer.byteLength(JSON.stringify(verbose.parameters)) <= 16 * 1024);
+    assert.deepEqual(verbose.notices?.map((n) => n.split(' ').slice(0, 3).join(' ')), ['description cut from', 'input schema cut']);
+    assert.deepEqual(cycle.parameters, { type: 'object', properties: {} });
+    assert.deepEqual(cycle.notices, ['input schema left out: it is not JSON']);
+    assert.equal(source.tools()[0], verbose, 'made once per tool');
   });
 });

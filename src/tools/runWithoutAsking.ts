@@ -7,8 +7,25 @@ import type { ExternalCatalogTool } from './toolCatalog';
  * undefined for none. A value that is no hash (a choice kept before hashes were) matches no tool.
  */
 export interface ApprovalStore {
-  get(name: string): string | undefined;
+  /** `definitionHash` is the tool's current one, where known: a store may pin the first it sees (approvedOnFirstSight). */
+  get(name: string, definitionHash?: string): string | undefined;
   set(name: string, definitionHash: string | undefined): void;
+}
+
+/**
+ * Choices made before any definition is known (`toolbelt --run-without-asking NAME`): each named
+ * tool runs without asking in the definition it has when first listed; a later change asks again.
+ */
+export function approvedOnFirstSight(isNamed: (name: string) => boolean): ApprovalStore {
+  const pinned = new Map<string, string>();
+  return {
+    get: (name, definitionHash) => {
+      if (!isNamed(name)) return undefined;
+      if (!pinned.has(name) && definitionHash !== undefined) pinned.set(name, definitionHash);
+      return pinned.get(name) ?? 'chosen before the tool was listed';
+    },
+    set: () => undefined,
+  };
 }
 
 /** How a tool from outside stands with the person's choice. */
@@ -48,12 +65,13 @@ export class RunWithoutAsking {
 
   /** Read at each call: whether this definition of the tool may run without asking. */
   allows(tool: ExternalCatalogTool): boolean {
-    return this.store.get(tool.name) === this.hashOf(tool);
+    const hash = this.hashOf(tool);
+    return this.store.get(tool.name, hash) === hash;
   }
 
   state(tool: ExternalCatalogTool): RunWithoutAskingState {
-    const chosen = this.store.get(tool.name);
     const hash = this.hashOf(tool);
+    const chosen = this.store.get(tool.name, hash);
     return { runWithoutAsking: chosen === hash, lapsed: chosen !== undefined && chosen !== hash };
   }
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { BUILTIN_MANIFEST, findBuiltin } from '../../src/tools/manifest';
 import { EXTERNAL_OUTPUT_MAX_CHARS, checkExternalArguments } from '../../src/tools/sourceTool';
+import { approvedOnFirstSight } from '../../src/tools/runWithoutAsking';
 import { ToolManager, type ApprovalStore, type ToggleStore } from '../../src/tools/toolManager';
 import { isLockedByTrust, mayEnableWhenUntrusted, whyLockedWhenUntrusted } from '../../src/tools/trustPolicy';
 import { FakeToolSource, RecordingLogger, sourceTool } from '../support/fakeToolSource';
@@ -332,6 +333,15 @@ describe('ToolManager (specs 000/002)', () => {
       assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).approvedBy, 'rule');
       github.setTools([sourceTool('create_issue', { parameters: issueSchema })]);
       assert.equal(m.list()[0].runWithoutAsking, false);
+    });
+
+    it('a choice made before the tool was listed (toolbelt --run-without-asking) holds for the definition first seen, not for a later one', async () => {
+      const { m, context } = managerWith({ answer: false }, { autoApprove: approvedOnFirstSight((name) => name === 'github/create_issue') });
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).approvedBy, 'rule');
+      github.setTools([sourceTool('create_issue', { description: 'Deletes every repository you own.', parameters: issueSchema })]);
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).status, 'refused');
+      assert.equal(context.confirmations.length, 1);
+      assert.equal(github.calls.length, 1);
     });
 
     it('a choice kept by name only (before hashes) matches no definition; a waiting tool cannot be chosen until it is listed', async () => {

@@ -70,15 +70,16 @@ describe('hostile: the tool-call log stays bounded and keeps secrets out', () =>
     assert.match(text, /\[cut: 10485760 characters\]/);
   });
 
-  it('a tool name of a megabyte, and fields added to records later, are bounded too', async () => {
+  it('a tool name, a chat id and an MCP client\'s name of a megabyte, and fields added to records later, are bounded too', async () => {
     const log = new ToolCallLog({ folder });
-    const record = toRecord(report('n'.repeat(1024 * 1024), { a: 1 }), 'c'.repeat(100_000));
-    log.append({ ...record, caller: { id: 'x'.repeat(1_000_000), list: Array.from({ length: 100_000 }, () => 'q') } } as ToolCallRecord);
+    const huge = { ...report('n'.repeat(1024 * 1024), { a: 1 }), caller: { kind: 'mcp', chatId: 'c'.repeat(1024 * 1024), label: 'l'.repeat(1024 * 1024) } };
+    const record = toRecord(huge, huge.caller.chatId);
+    log.append({ ...record, later: { id: 'x'.repeat(1_000_000), list: Array.from({ length: 100_000 }, () => 'q') } } as unknown as ToolCallRecord);
     await log.flush();
     const [bytes] = await lineBytes(log.file);
     assert.ok(bytes <= MAX_RECORD_BYTES, `${bytes} bytes`);
     const [kept] = await log.read();
-    assert.equal(kept.tool.length < 300, true);
+    assert.ok(kept.tool.length < 300 && kept.chatId.length < 300 && (kept.caller ?? '').length < 300);
     assert.equal(kept.status, 'ok');
   });
 

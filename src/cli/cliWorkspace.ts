@@ -6,6 +6,7 @@ import { decideCall, type PolicyDecision } from '../tools/policyDecision';
 // this way, so a vscode import anywhere below the core fails the CLI's build (esbuild.js).
 import { ToolCallLog, ToolManager, toRecord } from '../core';
 import type { ToggleStore } from '../tools/toolManager';
+import { approvedOnFirstSight } from '../tools/runWithoutAsking';
 import { modelNameFor } from '../tools/toolNames';
 import { CliToolContext } from './cliContext';
 import type { CliLog } from './cliLog';
@@ -58,8 +59,9 @@ export class CliWorkspace {
       logger: log,
       trusted: true,
       toggles: this.toggles(),
-      autoApprove: memberOf(choices.runWithoutAsking),
-      registry: { onDidRun: (report) => this.callLog.append(toRecord(report, report.caller?.chatId ?? 'none')) },
+      // Bound to the definition each tool has when first listed: one that changes later asks again.
+      autoApprove: approvedOnFirstSight(memberOf(choices.runWithoutAsking)),
+      registry: { onDidRun: (report) => this.callLog.append(toRecord(report, report.caller?.chatId ?? 'none', { sensitiveGlobs: this.context.sensitiveGlobs })) },
     });
     this.servers = new CliMcpServers(this.manager, settings, choices, log);
   }
@@ -140,8 +142,8 @@ export class CliWorkspace {
   }
 }
 
-function memberOf(names: ReadonlySet<string>): ToggleStore {
-  return { get: (name) => (names.has(name) || names.has(modelNameFor(name)) ? true : undefined), set: () => undefined };
+function memberOf(names: ReadonlySet<string>): (name: string) => boolean {
+  return (name) => names.has(name) || names.has(modelNameFor(name));
 }
 
 /** The workspace folder's real path; a missing or non-folder path is a usage error. */

@@ -79,6 +79,8 @@ export class ProcessTracker implements TreeKiller {
   constructor(
     private readonly root: number,
     private readonly markerEntry: string,
+    /** How often to look while the command runs; long-lived commands (MCP servers) look less often. */
+    private readonly pollMs = POLL_MS,
   ) {}
 
   /** Starts remembering the command's processes; call right after spawning. */
@@ -90,7 +92,7 @@ export class ProcessTracker implements TreeKiller {
       if (this.polling) return;
       this.polling = true;
       void this.snapshot().finally(() => (this.polling = false));
-    }, POLL_MS);
+    }, this.pollMs);
     this.timer.unref();
     await this.snapshot();
   }

@@ -8,8 +8,10 @@ export type ReadyTool = CatalogTool & {
   /** The description came from the settings entry rather than the tool's source. */
   descriptionOverridden: boolean;
   state: 'ready';
-  /** Tools from outside only: the person lets it run without asking. */
+  /** Tools from outside only: the person lets this definition of it run without asking. */
   runWithoutAsking?: boolean;
+  /** "Run without asking" was chosen for another definition (the tool changed since): it asks again. */
+  runWithoutAskingLapsed?: boolean;
 };
 
 /** A registered name whose source is not running yet: kept, shown as waiting, never offered to the model. */

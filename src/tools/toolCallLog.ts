@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ApprovedBy, ToolStatus } from './interface';
+import { boundArguments, cutString, LOG_LIMITS, logArguments } from './logArguments';
 import type { ToolRunReport } from './registry';
 
 /** One tool call as the log keeps it: what ran, how it ended, who let it run. Never the result text. */
@@ -12,7 +13,11 @@ export interface ToolCallRecord {
   /** Who asked: `Toolbelt chat`, `@toolbelt`, `VS Code's chat`, an MCP client's name. */
   caller?: string;
   tool: string;
-  /** The arguments, every string longer than MAX_ARGUMENT_CHARS cut. */
+  /**
+   * The arguments, bounded (logArguments.ts): strings over MAX_ARGUMENT_CHARS, long arrays, many
+   * keys and deep nesting cut with a notice; `write_file` content and every value of a call naming
+   * a sensitive file replaced by its size.
+   */
   args: Record<string, unknown>;
   status: ToolStatus;
   durationMs: number;
@@ -31,43 +36,73 @@ export interface ToolCallSink {
   flush(): Promise<void>;
 }
 
-export const MAX_ARGUMENT_CHARS = 200;
+export const MAX_ARGUMENT_CHARS = LOG_LIMITS.stringChars;
 export const DEFAULT_MAX_LOG_BYTES = 5 * 1024 * 1024;
 export const TOOL_LOG_FILE = 'tool-calls.jsonl';
-/** Deeper argument structure than this is summarised; tool arguments come from JSON and are shallow. */
-const MAX_DEPTH = 8;
+/** No line of the log is longer than this, newline included, whatever a call's arguments were. */
+export const MAX_RECORD_BYTES = LOG_LIMITS.recordBytes;
 
-export function toRecord(report: ToolRunReport, chatId: string): ToolCallRecord {
+export interface ToRecordOptions {
+  /** `toolbelt.tools.sensitiveFiles` (the default list when absent): content naming these files is never logged. */
+  sensitiveGlobs?: readonly string[];
+}
+
+export function toRecord(report: ToolRunReport, chatId: string, options: ToRecordOptions = {}): ToolCallRecord {
   const { result } = report;
   const record: ToolCallRecord = {
     time: new Date(report.startedAt).toISOString(),
-    chatId,
-    tool: report.name,
-    args: cutArguments(report.args),
+    chatId: cutString(chatId),
+    tool: cutString(report.name),
+    args: logArguments(report.name, report.args, options),
     status: result.status,
     durationMs: Math.round(result.durationMs),
     resultChars: result.text.length,
   };
   if (result.approvedBy) record.approvedBy = result.approvedBy;
-  if (report.caller) record.caller = report.caller.label ?? report.caller.kind;
+  // An MCP client names itself: its name is cut like any other string.
+  if (report.caller) record.caller = cutString(report.caller.label ?? report.caller.kind);
   return record;
 }
 
-/** The arguments with every string value (at any depth) longer than `max` characters cut to `max`, saying how long it was. */
-export function cutArguments(args: Record<string, unknown>, max = MAX_ARGUMENT_CHARS): Record<string, unknown> {
-  const cut = cutValue(args, max, 0);
-  return cut && typeof cut === 'object' && !Array.isArray(cut) ? (cut as Record<string, unknown>) : {};
+/** The arguments bounded as the log keeps them (strings, arrays, keys, depth, total size), without withholding anything. */
+export function cutArguments(args: Record<string, unknown>): Record<string, unknown> {
+  return boundArguments(args);
 }
 
-function cutValue(value: unknown, max: number, depth: number): unknown {
-  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… [cut: ${value.length} characters]` : value;
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value !== 'object') return value === undefined ? null : cutValue(String(value), max, depth);
-  if (depth >= MAX_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((item) => cutValue(item, max, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key.length > max ? key.slice(0, max) : key] = cutValue(item, max, depth + 1);
-  return out;
+/**
+ * One record as one JSON line within MAX_RECORD_BYTES, whatever its fields hold (records made
+ * elsewhere, fields added later): past the limit, its arguments are bounded tighter, then replaced
+ * by a notice, and any other long field is cut.
+ */
+export function recordLine(record: ToolCallRecord): string {
+  let line = `${JSON.stringify(record)}\n`;
+  if (Buffer.byteLength(line) <= MAX_RECORD_BYTES) return line;
+  const bytes = Buffer.byteLength(line);
+  const args = record.args && typeof record.args === 'object' ? boundArguments(record.args, { stringChars: 40, arrayItems: 5, objectKeys: 10, depth: 2, argumentBytes: 1024 }) : {};
+  const smaller: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) smaller[key] = key === 'args' ? args : shortField(value);
+  line = `${JSON.stringify(smaller)}\n`;
+  if (Buffer.byteLength(line) <= MAX_RECORD_BYTES) return line;
+  // Last resort: the record's own fields, short; other fields only while they are small and few.
+  const last: Record<string, unknown> = {};
+  let others = 0;
+  for (const [key, value] of Object.entries(smaller)) {
+    if (key === 'args') last.args = { '…': `[cut: the record took ${bytes} bytes]` };
+    else if (RECORD_FIELDS.has(key)) last[key] = value;
+    else if (others < 8 && key.length <= 40 && Buffer.byteLength(JSON.stringify(value) ?? '') <= 256) {
+      last[key] = value;
+      others++;
+    }
+  }
+  return `${JSON.stringify(last)}\n`;
+}
+
+const RECORD_FIELDS = new Set(['time', 'chatId', 'tool', 'status', 'durationMs', 'resultChars', 'approvedBy']);
+
+function shortField(value: unknown): unknown {
+  if (typeof value === 'string') return cutString(value);
+  if (value && typeof value === 'object') return boundArguments({ value }, { stringChars: 40, arrayItems: 5, objectKeys: 10, depth: 2, argumentBytes: 512 }).value;
+  return value;
 }
 
 export interface ToolCallLogOptions {
@@ -102,7 +137,7 @@ export class ToolCallLog implements ToolCallSink {
   }
 
   append(record: ToolCallRecord): void {
-    this.pending.push(`${JSON.stringify(record)}\n`);
+    this.pending.push(recordLine(record));
     this.startWriting();
   }
 
@@ -174,7 +209,8 @@ export class MemoryToolCallLog implements ToolCallSink {
   constructor(private readonly limit = 1000) {}
 
   append(record: ToolCallRecord): void {
-    this.records.push(record);
+    // Bounded as the file's lines are: the memory log holds the latest records, not the largest.
+    this.records.push(JSON.parse(recordLine(record)) as ToolCallRecord);
     if (this.records.length > this.limit) this.records.splice(0, this.records.length - this.limit);
   }
 

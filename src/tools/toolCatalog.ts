@@ -36,6 +36,8 @@ export interface ExternalCatalogTool {
   enabledByDefault: boolean;
   /** What the source claims; shown, never trusted. */
   readOnlyHint?: boolean;
+  /** What Toolbelt cut of the source's definition, for the tree. */
+  notices?: readonly string[];
   source: SourceInfo;
 }
 
@@ -189,6 +191,7 @@ function externalEntry(source: ToolSource, tool: SourceTool): ExternalCatalogToo
     risk: EXTERNAL_TOOL_RISK,
     enabledByDefault: true,
     ...(typeof tool.readOnlyHint === 'boolean' ? { readOnlyHint: tool.readOnlyHint } : {}),
+    ...(Array.isArray(tool.notices) && tool.notices.length > 0 ? { notices: tool.notices } : {}),
     source: sourceInfo(source),
   };
 }

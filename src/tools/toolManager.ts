@@ -4,8 +4,9 @@ import { BUILTIN_NAMES } from './manifest';
 import { ToolRegistry, type ToolRegistryOptions } from './registry';
 import { descriptionOverride, kindOf, readEntry, REGISTRY_SETTING, warnAboutExtraFields, type RegistryEntry } from './registryEntries';
 import type { RegisteredTool, WaitingTool } from './registeredTool';
+import { RunWithoutAsking, type ApprovalStore } from './runWithoutAsking';
 import { ExternalTool } from './sourceTool';
-import { sourceInfo, ToolCatalog, waitingReason, WILDCARD, type BuiltinCatalogTool, type CatalogTool } from './toolCatalog';
+import { sourceInfo, ToolCatalog, waitingReason, WILDCARD, type BuiltinCatalogTool, type CatalogTool, type ExternalCatalogTool } from './toolCatalog';
 import { modelNameFor, ModelNameClaims } from './toolNames';
 import { EXTERNAL_TOOL_RISK, type ToolSource } from './toolSource';
 import { isLockedByTrust, whyLockedWhenUntrusted } from './trustPolicy';
@@ -28,8 +29,8 @@ export interface ToolManagerOptions {
   /** Whether the workspace is trusted; untrusted ones get read-only tools and no description overrides. */
   trusted?: boolean;
   toggles?: ToggleStore;
-  /** The tools from outside the person lets run without asking ("run without asking" in the tree). */
-  autoApprove?: ToggleStore;
+  /** The tools from outside the person lets run without asking ("run without asking" in the tree), each for one definition. */
+  autoApprove?: ApprovalStore;
   /** Passed to the registry: budgets, a scheduler, an observer of every call. */
   registry?: ToolRegistryOptions;
 }
@@ -40,6 +41,7 @@ export interface ApplyResult {
 }
 
 export type { ReadyTool, RegisteredTool, WaitingTool } from './registeredTool';
+export type { ApprovalStore } from './runWithoutAsking';
 
 export type ToggleResult = { ok: true } | { ok: false; error: string };
 
@@ -70,7 +72,7 @@ export class ToolManager {
   private readonly context: ToolContext;
   private readonly logger?: ToolManagerLogger;
   private readonly toggles: ToggleStore;
-  private readonly autoApprove: ToggleStore;
+  private readonly autoApprove: RunWithoutAsking;
   private readonly catalog = new ToolCatalog();
   private readonly listeners = new Set<() => void>();
   private registrations: Registration[] = [];
@@ -84,7 +86,7 @@ export class ToolManager {
     this.logger = options.logger;
     this.isTrusted = options.trusted ?? true;
     this.toggles = options.toggles ?? memoryToggles();
-    this.autoApprove = options.autoApprove ?? memoryToggles();
+    this.autoApprove = new RunWithoutAsking(options.autoApprove ?? memoryApprovals(), options.logger);
   }
 
   get trusted(): boolean {
@@ -160,9 +162,14 @@ export class ToolManager {
         enabled: this.registry.isToolEnabled(entry.modelName),
         descriptionOverridden: registration.overridden,
         state: 'ready',
-        ...(entry.type === 'builtin' ? {} : { runWithoutAsking: this.autoApprove.get(entry.name) === true }),
+        ...(entry.type === 'builtin' ? {} : this.runWithoutAskingView(entry)),
       };
     });
+  }
+
+  private runWithoutAskingView(entry: ExternalCatalogTool): { runWithoutAsking: boolean; runWithoutAskingLapsed?: true } {
+    const { runWithoutAsking, lapsed } = this.autoApprove.state(entry);
+    return { runWithoutAsking, ...(lapsed && { runWithoutAskingLapsed: true as const }) };
   }
 
   /** The warnings and errors of the last resolution (a source's change resolves again). */
@@ -206,7 +213,9 @@ export class ToolManager {
     }
     const catalogName = nameOf(registration);
     if (catalogName.endsWith(`/${WILDCARD}`)) return { ok: false, error: `"${name}" names a whole server; choose "run without asking" per tool once it runs.` };
-    this.autoApprove.set(catalogName, on);
+    if (!on) this.autoApprove.revoke(catalogName);
+    else if (registration.state === 'ready' && registration.entry.type !== 'builtin') this.autoApprove.approve(registration.entry);
+    else return { ok: false, error: `"${name}" waits for its source; "run without asking" is chosen for what a tool says it does, so it can be chosen once the tool is listed.` };
     this.fireChange();
     return { ok: true };
   }
@@ -308,7 +317,7 @@ export class ToolManager {
             source,
             context: this.context,
             descriptionOverride: description,
-            runsWithoutAsking: () => this.autoApprove.get(tool.name) === true,
+            runsWithoutAsking: () => this.autoApprove.allows(tool),
           });
     try {
       this.registry.register(executable);
@@ -317,6 +326,7 @@ export class ToolManager {
       return;
     }
     this.registrations.push({ state: 'ready', entry: tool, tool: executable, overridden: description !== undefined });
+    if (tool.type !== 'builtin') this.autoApprove.noteLapse(tool);
     const wanted = this.toggles.get(tool.name) ?? tool.enabledByDefault;
     if (!wanted || isLockedByTrust(tool.risk, this.isTrusted)) this.registry.disable(tool.modelName);
   }
@@ -337,7 +347,7 @@ export class ToolManager {
       descriptionOverridden: description !== undefined,
       state: 'waiting',
       reason: waitingReason(source),
-      ...(wildcard ? {} : { runWithoutAsking: this.autoApprove.get(name) === true }),
+      ...(wildcard ? {} : { runWithoutAsking: this.autoApprove.chosen(name) }),
     };
   }
 
@@ -379,4 +389,9 @@ function nameOf(registration: Registration): string {
 function memoryToggles(): ToggleStore {
   const state = new Map<string, boolean>();
   return { get: (name) => state.get(name), set: (name, enabled) => void state.set(name, enabled) };
+}
+
+function memoryApprovals(): ApprovalStore {
+  const state = new Map<string, string>();
+  return { get: (name) => state.get(name), set: (name, hash) => void (hash === undefined ? state.delete(name) : state.set(name, hash)) };
 }

@@ -27,6 +27,8 @@ export interface SourceTool {
    * a tool from outside Toolbelt counts as able to change anything.
    */
   readonly readOnlyHint?: boolean;
+  /** What Toolbelt cut of the source's definition (a description or schema over its cap), for the tree. */
+  readonly notices?: readonly string[];
 }
 
 /** What one call of a source's tool returned. `isError`: the source says the call failed. */

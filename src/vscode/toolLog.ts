@@ -32,7 +32,7 @@ export function registerToolLog(
   shutdownFlushes.add(sink);
   context.subscriptions.push(
     // Each call carries its caller: the panel's chat, an @toolbelt request, VS Code's chat, …
-    tools.manager.registry.onDidRun((report) => sink.append(toRecord(report, report.caller?.chatId ?? NO_CHAT))),
+    tools.manager.registry.onDidRun((report) => sink.append(toRecord(report, report.caller?.chatId ?? NO_CHAT, { sensitiveGlobs: tools.sensitiveGlobs }))),
     vscode.commands.registerCommand('toolbelt.showToolLog', () => showToolLog(sink)),
   );
   return { log: () => sink.read() };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { BUILTIN_MANIFEST } from '../tools/manifest';
 import { processIsolation } from '../tools/processIsolation';
 import type { CatalogTool } from '../tools/toolCatalog';
-import { ToolManager, type ApplyResult, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
+import { ToolManager, type ApplyResult, type ApprovalStore, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
 import type { ToolSource } from '../tools/toolSource';
 import { isLockedByTrust } from '../tools/trustPolicy';
 import type { ToolContext } from '../tools/types';
@@ -33,7 +33,7 @@ export class WorkspaceTools implements vscode.Disposable {
 
   constructor(
     state: StateStore,
-    context: ToolContext,
+    private readonly context: ToolContext,
     private readonly log: vscode.LogOutputChannel,
     watcher: SettingsWatcher,
   ) {
@@ -42,7 +42,7 @@ export class WorkspaceTools implements vscode.Disposable {
       logger: log,
       trusted: vscode.workspace.isTrusted,
       toggles: persistedToggles(state, TOGGLES_KEY, log),
-      autoApprove: persistedToggles(state, RUN_WITHOUT_ASKING_KEY, log),
+      autoApprove: persistedApprovals(state, log),
     });
     this.disposables.push(this.manager.onDidChange(() => (this.emitter.fire(), this.describeIsolationOnce())));
     this.disposables.push(watcher.onDidChange((change) => change.registry && this.reload()));
@@ -70,6 +70,11 @@ export class WorkspaceTools implements vscode.Disposable {
 
   get trusted(): boolean {
     return this.manager.trusted;
+  }
+
+  /** `toolbelt.tools.sensitiveFiles` as the tools apply it now (the tool-call log withholds what names them). */
+  get sensitiveGlobs(): readonly string[] | undefined {
+    return this.context.sensitiveGlobs;
   }
 
   /** Applies `toolbelt.tools.registry` as it is now. */
@@ -186,6 +191,26 @@ function persistedToggles(state: StateStore, key: string, log: vscode.LogOutputC
     },
     set: (name, enabled) => {
       state.update(key, { ...read(), [name]: enabled }).then(undefined, (error: Error) => log.error(`Could not save the state of ${name}: ${error.message}`));
+    },
+  };
+}
+
+/** What a "run without asking" kept before choices were bound to a definition reads as: it matches no tool, so the tool asks once more. */
+const CHOSEN_BEFORE_HASHES = 'chosen before Toolbelt recorded tool definitions';
+
+/** "Run without asking" per tool: the definition hash it was chosen for (older versions kept `true`). */
+function persistedApprovals(state: StateStore, log: vscode.LogOutputChannel): ApprovalStore {
+  const read = () => state.get<Record<string, string | boolean>>(RUN_WITHOUT_ASKING_KEY, {});
+  return {
+    get: (name) => {
+      const value = read()[name];
+      return typeof value === 'string' ? value : value === true ? CHOSEN_BEFORE_HASHES : undefined;
+    },
+    set: (name, hash) => {
+      const next = { ...read() };
+      if (hash === undefined) delete next[name];
+      else next[name] = hash;
+      state.update(RUN_WITHOUT_ASKING_KEY, next).then(undefined, (error: Error) => log.error(`Could not save "run without asking" for ${name}: ${error.message}`));
     },
   };
 }

@@ -31,13 +31,16 @@ function mcpJsonPath(): string {
   return path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
 }
 
-/** Pids of live processes whose command line holds `--tag=<tag>` (Linux /proc). */
+/**
+ * Pids of live processes whose command line holds `--tag=<tag>` (Linux /proc). The `nsenter` that
+ * runs a server inside its own PID namespace (serverProcess.ts) is its wrapper, not a second server.
+ */
 export async function processesTagged(tag: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes(`--tag=${tag}`)) pids.push(Number(entry));
+    const argv = (await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (argv.includes(`--tag=${tag}`) && path.basename(argv[0]) !== 'nsenter') pids.push(Number(entry));
   }
   return pids;
 }

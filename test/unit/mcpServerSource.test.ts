@@ -114,12 +114,12 @@ describe('McpServerSource limits and gates', function () {
 
   it('caps the tool list and the output, with a warning and a notice', async () => {
     const logger = recordingLogger();
-    const source = track(fixtureSource('goodServer.js', { env: { MCP_FIXTURE_EXTRA_TOOLS: '30', MCP_FIXTURE_PAGE_SIZE: '4' }, logger, limits: { maxTools: 10, maxOutputChars: 20 } }));
+    const source = track(fixtureSource('goodServer.js', { env: { MCP_FIXTURE_EXTRA_TOOLS: '30', MCP_FIXTURE_PAGE_SIZE: '4' }, logger, limits: { maxTools: 10, maxOutputChars: 100 } }));
     await source.start();
     assert.equal(source.tools().length, 10);
     assert.match(logger.text(), /warn: .*offers more tools than Toolbelt lists; only the first 10/);
-    const result = await source.call('echo', { text: 'a'.repeat(50) });
-    assert.equal(result.text, `${'a'.repeat(20)}\n[Output truncated: showing 20 of 50 characters.]`);
+    const result = await source.call('echo', { text: 'a'.repeat(500) });
+    assert.equal(result.text, `${'a'.repeat(50)}\n[Output truncated: showing 50 of 500 characters.]`);
   });
 
   it('times a call out: rejects, and the server is told to cancel', async () => {

@@ -34,6 +34,13 @@ describe('Tool sources as the tree and the approval dialog describe them', () =>
     assert.equal(externalToolText({ locked: false, runWithoutAsking: false, problem: 'name clash (see the log)' }), 'asks before each call · ⚠ name clash (see the log)');
   });
 
+  it('says when "run without asking" lapsed because the tool changed, and what Toolbelt cut of its definition', () => {
+    assert.equal(externalToolText({ locked: false, runWithoutAsking: false, lapsed: true }), 'asks again: its definition changed');
+    const notices = ['description cut from 10,485,760 to 2,048 characters', 'input schema cut from 2.3 MB to 16 KB: 40 of 40,000 top-level properties kept, without their details'];
+    assert.equal(externalToolText({ locked: false, runWithoutAsking: false, notices }), 'asks before each call · ⚠ description and schema cut');
+    assert.equal(externalToolText({ locked: false, runWithoutAsking: true, notices: notices.slice(1) }), 'runs without asking · ⚠ schema cut');
+  });
+
   it('finds the problem that names a tool, and shortens it for its row', () => {
     const problems = {
       warnings: ['toolbelt.tools.registry[3]: unknown tool "gh/x"; it was skipped.'],

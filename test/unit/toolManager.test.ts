@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { BUILTIN_MANIFEST, findBuiltin } from '../../src/tools/manifest';
 import { EXTERNAL_OUTPUT_MAX_CHARS, checkExternalArguments } from '../../src/tools/sourceTool';
-import { ToolManager, type ToggleStore } from '../../src/tools/toolManager';
+import { approvedOnFirstSight } from '../../src/tools/runWithoutAsking';
+import { ToolManager, type ApprovalStore, type ToggleStore } from '../../src/tools/toolManager';
 import { isLockedByTrust, mayEnableWhenUntrusted, whyLockedWhenUntrusted } from '../../src/tools/trustPolicy';
 import { FakeToolSource, RecordingLogger, sourceTool } from '../support/fakeToolSource';
 import { contextFor, TempWorkspace } from '../support/workspace';
@@ -248,7 +249,7 @@ describe('ToolManager (specs 000/002)', () => {
       github = new FakeToolSource('github', { label: 'GitHub', state: { state: 'running' }, tools: [sourceTool('create_issue', { parameters: issueSchema })] });
     });
 
-    function managerWith(extra: Parameters<typeof contextFor>[1] = {}, options: { trusted?: boolean; autoApprove?: ToggleStore } = {}) {
+    function managerWith(extra: Parameters<typeof contextFor>[1] = {}, options: { trusted?: boolean; autoApprove?: ApprovalStore } = {}) {
       const context = contextFor(ws, extra);
       const m = new ToolManager({ context, logger, ...options });
       m.addSource(github);
@@ -288,11 +289,11 @@ describe('ToolManager (specs 000/002)', () => {
     });
 
     it('runs without asking once the person ticked it, and remembers that per tool', async () => {
-      const saved = new Map<string, boolean>();
-      const autoApprove: ToggleStore = { get: (n) => saved.get(n), set: (n, v) => void saved.set(n, v) };
+      const saved = new Map<string, string | undefined>();
+      const autoApprove: ApprovalStore = { get: (n) => saved.get(n), set: (n, v) => void saved.set(n, v) };
       const { m, context } = managerWith({ answer: false }, { autoApprove });
       assert.deepEqual(m.setRunWithoutAsking('github_create_issue', true), { ok: true });
-      assert.equal(saved.get('github/create_issue'), true, 'kept under the catalog name');
+      assert.match(saved.get('github/create_issue') ?? '', /^[0-9a-f]{64}$/, 'kept under the catalog name, as the hash of the definition');
       assert.equal(m.list()[0].runWithoutAsking, true);
       const result = await m.registry.run('github_create_issue', { title: 'Bug' });
       assert.equal(result.status, 'ok');
@@ -302,6 +303,60 @@ describe('ToolManager (specs 000/002)', () => {
       m.setRunWithoutAsking('github/create_issue', false);
       assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).status, 'refused');
       assert.equal(m.setRunWithoutAsking('calculator', true).ok, false);
+    });
+
+    it('"run without asking" holds for one definition: a changed description or schema asks again, shows it lapsed and logs it once', async () => {
+      const saved = new Map<string, string | undefined>();
+      const autoApprove: ApprovalStore = { get: (n) => saved.get(n), set: (n, v) => void saved.set(n, v) };
+      const { m, context } = managerWith({ answer: false }, { autoApprove });
+      m.setRunWithoutAsking('github/create_issue', true);
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).approvedBy, 'rule');
+
+      const changed = { type: 'object' as const, properties: { title: { type: 'string' as const }, force: { type: 'boolean' as const } }, required: ['title'] };
+      github.setTools([sourceTool('create_issue', { description: 'Deletes every repository you own.', parameters: changed })]);
+      const [row] = m.list();
+      assert.equal(row.runWithoutAsking, false);
+      assert.equal(row.state === 'ready' && row.runWithoutAskingLapsed, true, 'the tree can say the choice lapsed');
+      const asked = await m.registry.run('github_create_issue', { title: 'Bug', force: true });
+      assert.equal(asked.status, 'refused', 'asked, and the person said no');
+      assert.equal(context.confirmations.length, 1);
+      assert.equal(github.calls.length, 1, 'the changed tool never reached the source');
+      github.setTools([sourceTool('create_issue', { description: 'Deletes every repository you own.', parameters: changed })]);
+      assert.equal(logger.warnings.filter((w) => /"github\/create_issue" asks before each call again/.test(w)).length, 1, 'logged once per definition');
+
+      // Only the schema changes: still a new definition.
+      github.setTools([sourceTool('create_issue', { parameters: { ...issueSchema, properties: { ...issueSchema.properties, extra: { type: 'string' } } } })]);
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).status, 'refused');
+
+      // Chosen again for the new definition, it runs unasked; the old definition back matches nothing kept.
+      assert.deepEqual(m.setRunWithoutAsking('github/create_issue', true), { ok: true });
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).approvedBy, 'rule');
+      github.setTools([sourceTool('create_issue', { parameters: issueSchema })]);
+      assert.equal(m.list()[0].runWithoutAsking, false);
+    });
+
+    it('a choice made before the tool was listed (toolbelt --run-without-asking) holds for the definition first seen, not for a later one', async () => {
+      const { m, context } = managerWith({ answer: false }, { autoApprove: approvedOnFirstSight((name) => name === 'github/create_issue') });
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).approvedBy, 'rule');
+      github.setTools([sourceTool('create_issue', { description: 'Deletes every repository you own.', parameters: issueSchema })]);
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).status, 'refused');
+      assert.equal(context.confirmations.length, 1);
+      assert.equal(github.calls.length, 1);
+    });
+
+    it('a choice kept by name only (before hashes) matches no definition; a waiting tool cannot be chosen until it is listed', async () => {
+      const { m, context } = managerWith({ answer: false }, { autoApprove: { get: () => 'chosen before Toolbelt recorded tool definitions', set: () => undefined } });
+      const [row] = m.list();
+      assert.equal(row.runWithoutAsking, false);
+      assert.equal(row.state === 'ready' && row.runWithoutAskingLapsed, true);
+      assert.equal((await m.registry.run('github_create_issue', { title: 'Bug' })).status, 'refused');
+      assert.equal(context.confirmations.length, 1);
+
+      github.setState({ state: 'stopped' });
+      const waiting = m.setRunWithoutAsking('github/create_issue', true);
+      assert.equal(waiting.ok, false);
+      assert.match(waiting.ok ? '' : waiting.error, /waits for its source/);
+      assert.deepEqual(m.setRunWithoutAsking('github/create_issue', false), { ok: true }, 'turning it off always works');
     });
 
     it('hands an isError result to the model as an error', async () => {

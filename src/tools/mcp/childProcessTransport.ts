@@ -2,14 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ProcessTracker } from '../processTree';
+import type { IsolationKind } from '../processIsolation';
+import { ProcessTracker, type TreeKiller } from '../processTree';
+import type { BoundedJsonLimits } from './boundedJson';
+import { MessageReader, type MessageCut } from './messageReader';
+import { spawnServer, type ChildLaunch } from './serverProcess';
 
-export interface ChildLaunch {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-}
+export type { ChildLaunch };
 
 export interface ChildExit {
   code: number | null;
@@ -23,21 +22,27 @@ export interface ChildTransportOptions {
   onMalformed(line: string): void;
   /** The process is running (before any message is exchanged). */
   onSpawn?(pid: number): void;
-  /** A single message over this size closes the transport (default 32 MB). */
+  /** A message up to this size is parsed whole; a larger one is read as it arrives and cut (messageReader.ts; default 4 MB). */
   maxMessageBytes?: number;
+  /** A message over maxMessageBytes arrived, and what of it was left out. */
+  onOversized?(cut: MessageCut): void;
   /** How long stop waits after closing stdin, and again after SIGTERM, before escalating (default 2 s). */
   killGraceMs?: number;
+  /** Use this containment instead of the detected one (tests force 'process-group'). */
+  isolation?: IsolationKind;
 }
 
 /** Marks every process a server starts, so a child that leaves the process group is still found. */
 const MARKER_VARIABLE = 'TOOLBELT_MCP_RUN_ID';
-const NEWLINE = 0x0a;
+/** What of an oversized message is kept: more than any cap after it (output 30,000, description 2,048 characters). */
+export const OVERSIZED_LIMITS: Readonly<BoundedJsonLimits> = Object.freeze({ stringChars: 256 * 1024, keptChars: 4 * 1024 * 1024, depth: 64 });
 
 /**
  * MCP's stdio transport, written for Toolbelt rather than the SDK's so that it can report how the
- * server ended (exit code, signal), run it in its own process group and stop the whole tree:
- * stdin closed, then SIGTERM, then SIGKILL for the group and every marked descendant, so nothing
- * outlives stop(). Non-JSON lines on stdout are reported and skipped, not fatal.
+ * server ended (exit code, signal), contain it (serverProcess.ts: a PID namespace of its own, or a
+ * process group with a tracker) and stop the whole tree: stdin closed, then SIGTERM, then SIGKILL
+ * for everything it started, so nothing outlives stop(). Non-JSON lines on stdout are reported and
+ * skipped, and an oversized message is cut, not fatal.
  */
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -47,9 +52,11 @@ export class ChildProcessTransport implements Transport {
   /** How the process ended; set before onclose fires. */
   exit: ChildExit | undefined;
   private child: ChildProcess | undefined;
-  private tracker: ProcessTracker | undefined;
-  private chunks: Buffer[] = [];
-  private pendingBytes = 0;
+  private killer: TreeKiller | undefined;
+  private started = false;
+  /** How the server's processes are contained (serverProcess.ts), once started. */
+  containment: string | undefined;
+  private readonly reader: MessageReader;
   private closing: Promise<void> | undefined;
   private closed = false;
   private spawnFailed = false;
@@ -61,40 +68,43 @@ export class ChildProcessTransport implements Transport {
     private readonly options: ChildTransportOptions,
   ) {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
+    const maxMessageBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+    this.reader = new MessageReader(
+      { maxMessageBytes, oversized: { ...OVERSIZED_LIMITS, keptChars: maxMessageBytes } },
+      { message: (message) => this.onmessage?.(message), malformed: (line) => this.options.onMalformed(line), oversized: (cut) => this.options.onOversized?.(cut) },
+    );
   }
 
   get pid(): number | undefined {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('The MCP stdio transport was already started.');
+  async start(): Promise<void> {
+    if (this.started) throw new Error('The MCP stdio transport was already started.');
+    this.started = true;
+    const spawned = await spawnServer(this.launch, { name: MARKER_VARIABLE, value: randomUUID() }, this.options.isolation).catch((error: NodeJS.ErrnoException) => {
+      this.spawnFailed = true;
+      this.markExited();
+      throw new Error(this.spawnError(error));
+    });
+    this.containment = spawned.containment;
     return new Promise((resolve, reject) => {
-      const marker = randomUUID();
-      const child = spawn(this.launch.command, this.launch.args, {
-        cwd: this.launch.cwd,
-        env: { ...this.launch.env, [MARKER_VARIABLE]: marker },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        shell: process.platform === 'win32',
-        windowsHide: true,
-      });
+      const { child } = spawned;
       this.child = child;
-      if (child.pid !== undefined) this.tracker = new ProcessTracker(child.pid, `${MARKER_VARIABLE}=${marker}`);
+      this.killer = spawned.killer;
       child.once('spawn', () => {
         if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
         resolve();
       });
       child.once('error', (error: NodeJS.ErrnoException) => {
-        const message = error.code === 'ENOENT' ? `command not found: ${this.launch.command}` : `cannot start ${this.launch.command}: ${error.message}`;
         if (child.pid === undefined) {
           this.spawnFailed = true;
           this.markExited();
-          reject(new Error(message));
-        } else this.onerror?.(new Error(message));
+          reject(new Error(this.spawnError(error)));
+        } else this.onerror?.(new Error(this.spawnError(error)));
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      child.stdout?.on('data', (chunk: Buffer) => this.reader.push(chunk));
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.options.onStderr(chunk));
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
@@ -108,6 +118,10 @@ export class ChildProcessTransport implements Transport {
         });
       });
     });
+  }
+
+  private spawnError(error: NodeJS.ErrnoException): string {
+    return error.code === 'ENOENT' ? `command not found: ${this.launch.command}` : `cannot start ${this.launch.command}: ${error.message}`;
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -128,6 +142,9 @@ export class ChildProcessTransport implements Transport {
     const grace = this.options.killGraceMs ?? 2000;
     const child = this.child;
     const running = () => child !== undefined && !this.exit && !this.spawnFailed;
+    // While the server still runs, its descendants are still its descendants: a look now remembers
+    // them all, before closing stdin lets it exit and orphan them (the tracker knows them by that).
+    if (running() && this.killer instanceof ProcessTracker) await this.killer.hasLeftovers();
     if (running()) {
       child?.stdin?.end();
       await Promise.race([this.exited, delay(grace)]);
@@ -136,8 +153,11 @@ export class ChildProcessTransport implements Transport {
     if (process.platform === 'win32') {
       // No process groups or signals there (untested in CI): taskkill ends the whole tree.
       if (running() && child?.pid !== undefined) spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => child.kill());
-    } else if (this.tracker && (running() || (await this.tracker.hasLeftovers()))) await this.tracker.kill(running() ? grace : 0);
-    this.tracker?.dispose();
+    } else if (this.killer && (running() || (await this.killer.hasLeftovers()))) await this.killer.kill(running() ? grace : 0);
+    this.killer?.dispose();
+    // Signals are sent, not yet delivered (a namespace ends through its first process): wait until
+    // /proc shows nobody left, so stop() means gone.
+    if (this.killer) await this.untilNoLeftovers(this.killer, grace);
     if (running()) await Promise.race([this.exited, delay(grace)]);
     if (running()) child?.kill('SIGKILL');
     child?.stdout?.destroy();
@@ -145,52 +165,15 @@ export class ChildProcessTransport implements Transport {
     this.finish();
   }
 
+  private async untilNoLeftovers(killer: TreeKiller, graceMs: number): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while ((await killer.hasLeftovers().catch(() => false)) && Date.now() < deadline) await delay(20);
+  }
+
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
     this.onclose?.();
-  }
-
-  private receive(chunk: Buffer): void {
-    let start = 0;
-    let newline = chunk.indexOf(NEWLINE);
-    while (newline !== -1) {
-      this.chunks.push(chunk.subarray(start, newline));
-      const line = Buffer.concat(this.chunks).toString('utf8');
-      this.chunks = [];
-      this.pendingBytes = 0;
-      this.handleLine(line);
-      start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
-    }
-    if (start < chunk.length) {
-      this.chunks.push(chunk.subarray(start));
-      this.pendingBytes += chunk.length - start;
-      const max = this.options.maxMessageBytes ?? 32 * 1024 * 1024;
-      if (this.pendingBytes > max) {
-        this.chunks = [];
-        this.pendingBytes = 0;
-        this.onerror?.(new Error(`the server sent a message over ${Math.round(max / (1024 * 1024))} MB; it was stopped.`));
-        void this.close();
-      }
-    }
-  }
-
-  private handleLine(raw: string): void {
-    const line = raw.trim();
-    if (line === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.options.onMalformed(line);
-      return;
-    }
-    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-      this.options.onMalformed(line);
-      return;
-    }
-    this.onmessage?.(message as JSONRPCMessage);
   }
 }
 

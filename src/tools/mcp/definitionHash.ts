@@ -24,6 +24,15 @@ export function definitionHash(server: McpServerConfig, envFileText?: string): s
   return createHash('sha256').update(canonicalJson(approved)).digest('hex');
 }
 
+/**
+ * A stable fingerprint of one tool as the model is offered it: its name, description and input
+ * schema. "Run without asking" is given for this hash; a server that changes the tool
+ * (`tools/list_changed` turning `echo` into "Deletes everything…") gives a new one and asks again.
+ */
+export function toolDefinitionHash(tool: { toolName: string; description: string; parameters: unknown }): string {
+  return createHash('sha256').update(canonicalJson({ name: tool.toolName, description: tool.description, parameters: tool.parameters })).digest('hex');
+}
+
 /** JSON with object keys sorted at every level, so key order never changes the hash. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

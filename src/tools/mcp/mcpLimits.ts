@@ -1,3 +1,5 @@
+import { LIMITS } from '../manifest';
+
 export interface McpLogger {
   info(message: string): void;
   warn(message: string): void;
@@ -13,14 +15,20 @@ export interface McpLimits {
   callTimeoutMs: number;
   /** Tools kept from one server; the rest are left out with a warning. */
   maxTools: number;
-  /** Characters of one call's result the model gets; the rest is cut with a notice. */
+  /** Characters of one call's result the model gets, notice included; the rest is cut. */
   maxOutputChars: number;
+  /** Characters of one tool's description the model gets, notice included. */
+  maxDescriptionChars: number;
+  /** Bytes of one tool's input schema as JSON; a larger one is cut to its top-level properties. */
+  maxSchemaBytes: number;
+  /** A tool with a longer name is left out (MCP: names of 1 to 128 characters). */
+  maxToolNameChars: number;
   /** stderr lines kept for crash reports, and the characters kept of each. */
   stderrLines: number;
   stderrLineChars: number;
   /** Stop: wait after closing stdin, and again after SIGTERM, before escalating. */
   killGraceMs: number;
-  /** One JSON-RPC message larger than this stops the server. */
+  /** A JSON-RPC message up to this size is parsed whole; a larger one is read as it arrives, keeping about this much (messageReader.ts). */
   maxMessageBytes: number;
 }
 
@@ -29,9 +37,13 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   listTimeoutMs: 30_000,
   callTimeoutMs: 120_000,
   maxTools: 500,
-  maxOutputChars: 100_000,
+  // The cap every outside tool's result has (sourceTool.ts EXTERNAL_OUTPUT_MAX_CHARS): cut once, with the true size.
+  maxOutputChars: LIMITS.bashOutputMaxChars,
+  maxDescriptionChars: 2_048,
+  maxSchemaBytes: 16 * 1024,
+  maxToolNameChars: 128,
   stderrLines: 50,
   stderrLineChars: 1_000,
   killGraceMs: 2_000,
-  maxMessageBytes: 32 * 1024 * 1024,
+  maxMessageBytes: 4 * 1024 * 1024,
 });

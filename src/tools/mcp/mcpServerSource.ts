@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { IsolationKind } from '../processIsolation';
 import { ToolCancelledError } from '../toolErrors';
 import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../toolSource';
 import { toSourceCallResult, type McpCallResultLike } from './callResult';
@@ -30,6 +31,8 @@ export interface McpServerSourceOptions {
   clientInfo?: { name: string; version: string };
   /** Tests may count loads; the default loads the SDK lazily. */
   loadSdk?: () => Promise<SdkClientModule>;
+  /** How a stdio server's processes are contained; the detected way when absent (tests force 'process-group'). */
+  isolation?: IsolationKind;
 }
 
 interface Session {
@@ -59,6 +62,8 @@ export class McpServerSource implements ToolSource {
   private readonly listeners = new Set<() => void>();
   private relisting = false;
   private relistAgain = false;
+  /** Cuts of tool definitions already warned about, so a server re-listing its tools does not repeat them. */
+  private readonly warnedAbout = new Set<string>();
 
   constructor(private readonly options: McpServerSourceOptions) {
     this.id = options.server.name;
@@ -187,17 +192,23 @@ export class McpServerSource implements ToolSource {
       const stderr = new StderrTail(this.limits.stderrLines, this.limits.stderrLineChars, (line) => this.options.logger.info(`[${this.id} stderr] ${line}`));
       this.lastStderr = stderr;
       let malformed = 0;
-      const child = new ChildProcessTransport(resolved, {
+      const child: ChildProcessTransport = new ChildProcessTransport(resolved, {
         // As written, not resolved: substituted inputs are secrets.
-        onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}`),
+        onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}${child.containment ? ` (in ${child.containment})` : ''}`),
         onStderr: (chunk) => stderr.append(chunk),
         onMalformed: (line) => {
           malformed++;
           if (malformed <= MAX_MALFORMED_LOGGED) this.options.logger.warn(`MCP server "${this.id}" wrote a line that is not JSON-RPC: ${line.slice(0, 200)}`);
           if (malformed === MAX_MALFORMED_LOGGED) this.options.logger.warn(`MCP server "${this.id}": further malformed lines are not logged.`);
         },
+        onOversized: (cut) =>
+          this.options.logger.warn(
+            `MCP server "${this.id}" sent a message of ${cut.bytes.toLocaleString('en-US')} bytes, over the ${megabytes(this.limits.maxMessageBytes)} Toolbelt reads whole; ` +
+              `it was read as it arrived and cut (${cut.strings} long strings cut, ${cut.items} items and ${cut.deep} deep parts left out).`,
+          ),
         killGraceMs: this.limits.killGraceMs,
         maxMessageBytes: this.limits.maxMessageBytes,
+        isolation: this.options.isolation,
       });
       const client = sdk.createClient(info, () => this.onToolsChanged(session));
       session = { client, transport: child, child, stderr, closedByUs: false };
@@ -273,7 +284,7 @@ export class McpServerSource implements ToolSource {
   }
 
   private async listTools(session: Session): Promise<void> {
-    const tools = await listAllTools(session.client, this.id, this.limits, this.options.logger);
+    const tools = await listAllTools(session.client, this.id, this.limits, this.options.logger, this.warnedAbout);
     if (session === this.session) this.toolList = tools;
   }
 
@@ -331,6 +342,10 @@ export class McpServerSource implements ToolSource {
   private describeCall(tool: string): string {
     return `the call to "${this.id}/${tool}"`;
   }
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 function seconds(ms: number): string {

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { capDefinition } from '../../tools/mcp/definitionCaps';
+import { DEFAULT_MCP_LIMITS } from '../../tools/mcp/mcpLimits';
 import { isOwnToolName } from '../../tools/toolNames';
 import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../../tools/toolSource';
 import { describeToolResult } from './toolResultText';
@@ -20,6 +22,7 @@ export class ExtensionToolSource implements ToolSource, vscode.Disposable {
   readonly origin = 'vscode.lm.tools';
   private readonly listeners = new Set<() => void>();
   private readonly subscription: vscode.Disposable | undefined;
+  private readonly seen = new WeakMap<vscode.LanguageModelToolInformation, SourceTool>();
 
   constructor(private readonly lm: LmWithChanges = vscode.lm) {
     this.subscription = typeof lm.onDidChangeTools === 'function' ? lm.onDidChangeTools(() => this.fire()) : undefined;
@@ -35,13 +38,35 @@ export class ExtensionToolSource implements ToolSource, vscode.Disposable {
   }
 
   tools(): readonly SourceTool[] {
-    return (this.lm.tools ?? [])
-      .filter((tool) => !isOwnToolName(tool.name))
-      .map((tool) => ({
+    return (this.lm.tools ?? []).filter((tool) => !isOwnToolName(tool.name)).map((tool) => this.listed(tool));
+  }
+
+  /**
+   * A tool as the catalog lists it, its description and schema capped as an MCP server's are (VS
+   * Code's own MCP servers reach Toolbelt this way). Made once per tool: the catalog asks often.
+   */
+  private listed(tool: vscode.LanguageModelToolInformation): SourceTool {
+    let listed = this.seen.get(tool);
+    if (!listed) {
+      const parameters = (tool.inputSchema ?? { type: 'object', properties: {} }) as SourceTool['parameters'];
+      const description = typeof tool.description === 'string' ? tool.description : '';
+      let capped: ReturnType<typeof capDefinition>;
+      try {
+        capped = capDefinition(description, parameters, DEFAULT_MCP_LIMITS);
+      } catch {
+        // Not JSON (a cycle, a BigInt): no model could be sent it either.
+        capped = { ...capDefinition(description, { type: 'object', properties: {} }, DEFAULT_MCP_LIMITS), parameters: { type: 'object', properties: {} } };
+        capped.notices.push('input schema left out: it is not JSON');
+      }
+      listed = {
         name: tool.name,
-        description: tool.description,
-        parameters: (tool.inputSchema ?? { type: 'object', properties: {} }) as SourceTool['parameters'],
-      }));
+        description: capped.description,
+        parameters: capped.parameters,
+        ...(capped.notices.length > 0 && { notices: capped.notices }),
+      };
+      this.seen.set(tool, listed);
+    }
+    return listed;
   }
 
   async start(): Promise<void> {}

@@ -7,7 +7,7 @@ import type { ToolSource } from '../../tools/toolSource';
 import { isLockedByTrust } from '../../tools/trustPolicy';
 import type { SourceNode, ToolsNode } from '../toolsTreeNodes';
 import type { WorkspaceTools } from '../workspaceTools';
-import { externalToolText, problemNaming, sourceContextValue, sourceStateText } from './sourceRowText';
+import { cutLabel, externalToolText, LAPSED_TEXT, problemNaming, sourceContextValue, sourceStateText } from './sourceRowText';
 
 /** A source's own row, and its Active / Available groups. `sourceId` is a server's name or `extensions`. */
 
@@ -87,10 +87,12 @@ export const externalRows = {
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     const problem = problemNaming(tool.name, tools.problems());
     const readOnlyHint = 'readOnlyHint' in tool ? tool.readOnlyHint : undefined;
+    const notices = 'notices' in tool ? tool.notices : undefined;
     if (node.group === 'available') {
       item.id = `available:${tool.source.id}:${tool.name}`;
       item.iconPath = new vscode.ThemeIcon('plug');
-      item.description = ['asks before each call', summaryOf(tool), readOnlyHint ? 'says read-only' : '', problem ? `⚠ ${problem}` : ''].filter(Boolean).join(' · ');
+      const cut = cutLabel(notices);
+      item.description = ['asks before each call', summaryOf(tool), readOnlyHint ? 'says read-only' : '', cut ? `⚠ ${cut}` : '', problem ? `⚠ ${problem}` : ''].filter(Boolean).join(' · ');
       item.contextValue = 'toolbelt.tool.available';
       item.tooltip = externalTooltip(tool, 'Not registered in this workspace', problem);
       item.accessibilityInformation = { label: `${tool.name}, from ${tool.source.label}, available` };
@@ -100,11 +102,12 @@ export const externalRows = {
     const waiting = registered.state === 'waiting' ? registered.reason : undefined;
     const locked = isLockedByTrust(registered.risk, tools.trusted);
     const runWithoutAsking = registered.runWithoutAsking === true;
+    const lapsed = registered.state === 'ready' && registered.runWithoutAskingLapsed === true;
     item.id = `active:${tool.source.id}:${tool.name}`;
     item.iconPath = new vscode.ThemeIcon(waiting ? 'watch' : locked ? 'lock' : problem ? 'warning' : 'plug');
     const modelName = registered.state === 'ready' ? registered.modelName : undefined;
     const tokens = modelName && registered.enabled ? toolTokensOf(tools, modelName) : 0;
-    item.description = externalToolText({ waiting, locked, runWithoutAsking, readOnlyHint, problem }) + (tokens ? ` · ~${tokens} tokens` : '');
+    item.description = externalToolText({ waiting, locked, runWithoutAsking, lapsed, readOnlyHint, problem, notices }) + (tokens ? ` · ~${tokens} tokens` : '');
     if (!waiting) {
       item.checkboxState = {
         state: registered.enabled ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
@@ -114,9 +117,9 @@ export const externalRows = {
     }
     const state = waiting ? 'disabled.waiting' : `${registered.enabled ? 'enabled' : 'disabled'}${locked ? '.locked' : ''}`;
     item.contextValue = `toolbelt.tool.${state}.external.${runWithoutAsking ? 'auto' : 'asks'}`;
-    item.tooltip = externalTooltip(tool, waiting ? `Waiting: ${waiting}` : registered.enabled ? 'Enabled' : locked ? 'Disabled until the workspace is trusted' : 'Disabled', problem);
+    item.tooltip = externalTooltip(tool, waiting ? `Waiting: ${waiting}` : registered.enabled ? 'Enabled' : locked ? 'Disabled until the workspace is trusted' : 'Disabled', problem, lapsed);
     item.accessibilityInformation = {
-      label: `${tool.name}, from ${tool.source.label}, ${waiting ? 'waiting' : registered.enabled ? 'enabled' : 'disabled'}, ${runWithoutAsking ? 'runs without asking' : 'asks before each call'}`,
+      label: `${tool.name}, from ${tool.source.label}, ${waiting ? 'waiting' : registered.enabled ? 'enabled' : 'disabled'}, ${runWithoutAsking ? 'runs without asking' : lapsed ? 'asks again because its definition changed' : 'asks before each call'}`,
     };
     return item;
   },
@@ -167,7 +170,7 @@ function toolTokensOf(tools: WorkspaceTools, modelName: string): number {
   return schema ? toolTokens(schema) : 0;
 }
 
-function externalTooltip(tool: CatalogTool | RegisteredTool, state: string, problem?: string): vscode.MarkdownString {
+function externalTooltip(tool: CatalogTool | RegisteredTool, state: string, problem?: string, lapsed = false): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${tool.name}** — $(plug) from ${tool.source.label} · ${state}\n\n`);
   md.appendText(tool.description || '(no description yet)');
@@ -175,6 +178,8 @@ function externalTooltip(tool: CatalogTool | RegisteredTool, state: string, prob
     md.appendMarkdown('\n\n*Its server says it only reads. Toolbelt does not rely on that: it treats every outside tool as able to change anything.*');
   }
   if ('modelName' in tool && tool.modelName && tool.modelName !== tool.name) md.appendMarkdown(`\n\nThe model sees it as \`${tool.modelName}\`.`);
+  if (lapsed) md.appendText(`\n\n⚠ ${LAPSED_TEXT}`);
+  for (const notice of ('notices' in tool ? tool.notices : undefined) ?? []) md.appendText(`\n\n⚠ Toolbelt cut what the source sent: ${notice}.`);
   if (problem) md.appendText(`\n\n⚠ ${problem}`);
   return md;
 }

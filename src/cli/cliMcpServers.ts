@@ -1,4 +1,5 @@
 import { canonicalJson, definitionHash } from '../tools/mcp/definitionHash';
+import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
 import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp/mcpConfig';
 import { McpServerSource } from '../tools/mcp/mcpServerSource';
 import { readEnvFileText, type McpVariableContext } from '../tools/mcp/mcpVariables';
@@ -49,9 +50,9 @@ export class CliMcpServers {
   async open(): Promise<void> {
     const { definitions } = this.definitions();
     for (const name of this.choices.approveServers) {
-      const definition = definitions.find((d) => d.server.name === name && d.server.origin === MCP_JSON_ORIGIN);
+      const definition = definitions.find((d) => d.server.name === name && d.server.origin !== USER_SETTINGS_ORIGIN);
       if (!definition) {
-        this.log.warn(`--approve-server ${name}: ${MCP_JSON_ORIGIN} defines no server of that name.`);
+        this.log.warn(`--approve-server ${name}: neither ${GOVERNED_MCP_ORIGIN} nor ${MCP_JSON_ORIGIN} defines a server of that name.`);
         continue;
       }
       const envFileText = await readEnvFileText(definition.server, this.variables()).catch(() => undefined);
@@ -90,13 +91,16 @@ export class CliMcpServers {
 
   private definitions(): { definitions: Definition[]; problems: string[] } {
     const fromUser = parseMcpServers(this.settings.current.levels(MCP_SERVERS_SETTING).user, USER_SETTINGS_ORIGIN);
-    const mcpJson = this.settings.mcpJson;
-    const fromWorkspace = mcpJson.exists ? parseMcpJson(mcpJson.text, MCP_JSON_ORIGIN) : { servers: [], inputs: [], errors: [] };
+    const read = (file: { exists: boolean; text: string }, origin: string) => (file.exists ? parseMcpJson(file.text, origin) : { servers: [], inputs: [], errors: [] });
+    // Toolbelt's own file before VS Code's: a server moved there wins over a copy left behind.
+    const fromGoverned = read(this.settings.governedMcpJson, GOVERNED_MCP_ORIGIN);
+    const fromWorkspace = read(this.settings.mcpJson, MCP_JSON_ORIGIN);
     const definitions = [
       ...fromUser.servers.map((server) => definition(server, fromUser.inputs)),
+      ...fromGoverned.servers.map((server) => definition(server, fromGoverned.inputs)),
       ...fromWorkspace.servers.map((server) => definition(server, fromWorkspace.inputs)),
     ];
-    return { definitions, problems: [...fromUser.errors, ...fromWorkspace.errors] };
+    return { definitions, problems: [...fromUser.errors, ...fromGoverned.errors, ...fromWorkspace.errors] };
   }
 
   private add({ server, inputs, fingerprint }: Definition): void {

@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
+import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
 import { readSettingsFile, SettingsSnapshot, type SettingsFile } from './settingsFiles';
 
 export const WORKSPACE_SETTINGS = '.vscode/settings.json';
@@ -24,6 +25,7 @@ const SETTLE_MS = 50;
 export class LiveSettings {
   private snapshot: SettingsSnapshot;
   private mcp: SettingsFile;
+  private governed: SettingsFile;
   private readonly listeners = new Set<(change: SettingsChange) => void>();
   private watchers: FSWatcher[] = [];
   private vscodeWatcher: FSWatcher | undefined;
@@ -35,6 +37,7 @@ export class LiveSettings {
   ) {
     this.snapshot = this.readSnapshot();
     this.mcp = this.readMcp();
+    this.governed = this.readGoverned();
   }
 
   get current(): SettingsSnapshot {
@@ -46,6 +49,11 @@ export class LiveSettings {
     return this.mcp;
   }
 
+  /** `.vscode/toolbelt.mcp.json`, the servers Toolbelt governs alone (empty text when there is none). */
+  get governedMcpJson(): SettingsFile {
+    return this.governed;
+  }
+
   onDidChange(listener: (change: SettingsChange) => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
@@ -55,12 +63,15 @@ export class LiveSettings {
   reload(): SettingsChange {
     const snapshot = this.readSnapshot();
     const mcp = this.readMcp();
+    const governed = this.readGoverned();
+    const changed = (a: SettingsFile, b: SettingsFile) => a.text !== b.text || a.exists !== b.exists;
     const change: SettingsChange = {
       settings: snapshot.workspace.text !== this.snapshot.workspace.text || snapshot.workspace.exists !== this.snapshot.workspace.exists || snapshot.user?.text !== this.snapshot.user?.text,
-      mcp: mcp.text !== this.mcp.text || mcp.exists !== this.mcp.exists,
+      mcp: changed(mcp, this.mcp) || changed(governed, this.governed),
     };
     this.snapshot = snapshot;
     this.mcp = mcp;
+    this.governed = governed;
     if (change.settings || change.mcp) for (const listener of [...this.listeners]) listener(change);
     return change;
   }
@@ -114,5 +125,9 @@ export class LiveSettings {
 
   private readMcp(): SettingsFile {
     return readSettingsFile(path.join(this.root, WORKSPACE_MCP_JSON), WORKSPACE_MCP_JSON);
+  }
+
+  private readGoverned(): SettingsFile {
+    return readSettingsFile(path.join(this.root, GOVERNED_MCP_ORIGIN), GOVERNED_MCP_ORIGIN);
   }
 }

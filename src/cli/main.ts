@@ -22,7 +22,7 @@ export interface CliIo {
 
 const VERBOSE: Readonly<Record<string, FlagSpec>> = { verbose: {} };
 const COMMANDS: Readonly<Record<string, Readonly<Record<string, FlagSpec>>>> = {
-  mcp: { ...COMMON_FLAGS, ...CHOICE_FLAGS, ...VERBOSE },
+  mcp: { ...COMMON_FLAGS, ...CHOICE_FLAGS, ...VERBOSE, 'no-builtins': {} },
   run: {
     ...COMMON_FLAGS,
     ...CHOICE_FLAGS,
@@ -73,7 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command !== 'undo' && !judging) for (const unknown of workspace.unknownChoices()) log.warn(`${unknown}: this workspace's toolbelt.tools.registry does not name it.`);
     switch (command) {
       case 'mcp':
-        return await serveMcp(workspace, io, log);
+        return await serveMcp(workspace, io, log, !hasFlag(parsed, 'no-builtins'));
       case 'run':
         return await run!.runPrompt(workspace, {
           prompt: parsed.positionals.join(' '),
@@ -102,9 +102,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 /** Serves MCP on stdin/stdout until the client closes the stream (or the process is stopped). */
-async function serveMcp(workspace: CliWorkspace, io: CliIo, log: CliLog): Promise<number> {
+async function serveMcp(workspace: CliWorkspace, io: CliIo, log: CliLog, builtins: boolean): Promise<number> {
   const [{ ToolbeltMcpServer }, { StdioServerTransport }] = await Promise.all([import('./mcpServer'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
-  const server = new ToolbeltMcpServer(workspace, { log, version: version() });
+  const server = new ToolbeltMcpServer(workspace, { log, version: version(), builtins });
   const transport = new StdioServerTransport(io.stdin, io.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

@@ -36,7 +36,7 @@ export class ToolbeltMcpServer {
 
   constructor(
     private readonly workspace: CliWorkspace,
-    private readonly options: { log: CliLog; version: string },
+    private readonly options: { log: CliLog; version: string; builtins?: boolean },
   ) {
     this.server = new Server(
       { name: 'toolbelt', version: options.version },
@@ -68,7 +68,7 @@ export class ToolbeltMcpServer {
   tools(): Tool[] {
     const tools: Tool[] = [];
     for (const tool of this.workspace.manager.list()) {
-      if (tool.state !== 'ready' || !tool.enabled) continue;
+      if (tool.state !== 'ready' || !tool.enabled || !this.serves(tool.type)) continue;
       tools.push({
         name: tool.modelName,
         ...(tool.name !== tool.modelName ? { title: tool.name } : {}),
@@ -80,6 +80,11 @@ export class ToolbeltMcpServer {
     return tools;
   }
 
+  /** With --no-builtins only MCP servers' tools are served (VS Code's chat has the builtins as toolbelt_* tools). */
+  private serves(type: string): boolean {
+    return this.options.builtins !== false || type !== 'builtin';
+  }
+
   /** Who is calling, as the call log and the undo records name it. */
   get clientName(): string {
     return this.server.getClientVersion()?.name || 'MCP client';
@@ -87,6 +92,10 @@ export class ToolbeltMcpServer {
 
   private async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     await this.workspace.ready();
+    const listed = this.workspace.manager.list().find((tool) => tool.state === 'ready' && tool.modelName === name);
+    if (listed && !this.serves(listed.type)) {
+      return { content: [{ type: 'text', text: `Error: this server offers no tool named "${name}" (--no-builtins).` }], isError: true };
+    }
     const chatId = `mcp:${this.clientName}`;
     const group = this.workspace.groups.begin(chatId);
     const caller: ToolCaller = {

@@ -40,9 +40,13 @@ Every command:
 
 Your choices (mcp, run, policy):
   --enable TOOL                   Switch on a tool that stays off until you say so (remove, run_bash); repeatable
-  --approve-server NAME           Let a server of the workspace's .vscode/mcp.json start, as it is defined now; repeatable
+  --approve-server NAME           Let a server of the workspace's .vscode/mcp.json or .vscode/toolbelt.mcp.json start,
+                                  as it is defined now; repeatable
   --accept-workspace-commands     Apply the workspace's toolbelt.runBash.allowedCommands, as they are now
   --run-without-asking TOOL       Let an MCP server's tool (<server>/<tool>) run without asking each call; repeatable
+
+mcp:
+  --no-builtins                   Serve only the MCP servers' tools (VS Code's chat has the builtins as toolbelt_* tools)
 
 run:
   --json                          One JSON object per line on stdout instead of text

@@ -7,6 +7,8 @@ import { answerApprovals, processesTagged, removeMcpJson, restoreApprovals, writ
 
 const SERVER = 'fixture';
 const TAG = `toolbelt-mcp-${process.pid}-${Date.now()}`;
+/** A server of .vscode/mcp.json: VS Code starts it too, and its row says so. */
+const SHARED = ' · ⚠ also run by VS Code';
 
 type Row = ReturnType<ToolbeltApi['views']['toolsTree']>[number];
 
@@ -41,8 +43,8 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     await waitFor(() => row(`source:${SERVER}`), 'the server in the tree');
     assert.equal(echo()?.state, 'waiting');
     assert.equal(echo()?.enabled, false);
-    assert.equal(row(`source:${SERVER}`)?.description, 'not started');
-    assert.equal(row(`source:${SERVER}`)?.contextValue, 'toolbelt.mcpServer.notStarted');
+    assert.equal(row(`source:${SERVER}`)?.description, `not started${SHARED}`);
+    assert.equal(row(`source:${SERVER}`)?.contextValue, 'toolbelt.mcpServer.notStarted.shared', 'a server of .vscode/mcp.json, which VS Code starts too');
     assert.match(row(`active:${SERVER}:${SERVER}/echo`)?.description ?? '', /^waiting: fixture has not started yet/);
     assert.equal(row('group:active')?.description?.startsWith('1 of 1 enabled'), true, 'the builtins keep their own group');
     assert.deepEqual(await processesTagged(TAG), []);
@@ -60,7 +62,7 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     assert.equal(tool.enabled, true);
     assert.equal(tool.runWithoutAsking, false);
     assert.equal((await processesTagged(TAG)).length, 1);
-    assert.match(row(`source:${SERVER}`)?.description ?? '', /^running · \d+ tools$/);
+    assert.match(row(`source:${SERVER}`)?.description ?? '', /^running · \d+ tools · ⚠ also run by VS Code$/);
     assert.match(row(`active:${SERVER}:${SERVER}/echo`)?.description ?? '', /^asks before each call · says read-only/);
     assert.ok(api.tools.available().tools.some((t) => t.name === `${SERVER}/add`), 'its other tools are available');
     assert.ok(row(`available:${SERVER}:${SERVER}/add`), 'and listed under the server');
@@ -86,7 +88,7 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     assert.equal((await answerApprovals()).length, 1, 'the remembered approval covers an unchanged definition');
 
     await writeMcpJson(SERVER, TAG, ['--changed']);
-    await waitFor(() => row(`source:${SERVER}`)?.description === 'not started', 'the changed server replaced');
+    await waitFor(() => row(`source:${SERVER}`)?.description === `not started${SHARED}`, 'the changed server replaced');
     assert.deepEqual(await waitFor(async () => ((await processesTagged(TAG)).length === 0 ? [] : undefined), 'the old process stopped'), []);
     await answerApprovals(false);
     await vscode.commands.executeCommand('toolbelt.mcp.start', SERVER);
@@ -94,7 +96,7 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     assert.equal(asks.length, 2);
     assert.equal(asks[1].changed, true);
     assert.match(asks[1].detail, /--changed/);
-    assert.equal(row(`source:${SERVER}`)?.description, 'failed: you did not allow it to start');
+    assert.equal(row(`source:${SERVER}`)?.description, `failed: you did not allow it to start${SHARED}`);
     assert.deepEqual(await processesTagged(TAG), [], 'nothing spawned after a refusal');
     assert.equal(echo()?.state, 'waiting');
 
@@ -106,7 +108,7 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
 
   it('stops the server from the tree action', async () => {
     await vscode.commands.executeCommand('toolbelt.mcp.stop', SERVER);
-    assert.equal(row(`source:${SERVER}`)?.description, 'stopped');
+    assert.equal(row(`source:${SERVER}`)?.description, `stopped${SHARED}`);
     await waitFor(async () => (await processesTagged(TAG)).length === 0, 'the process gone');
   });
 

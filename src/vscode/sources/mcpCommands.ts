@@ -52,7 +52,10 @@ function registerTestSeam(context: vscode.ExtensionContext, approvals: ServerApp
   const asked: { server: string; changed: boolean; detail: string }[] = [];
   context.subscriptions.push(
     vscode.commands.registerCommand('toolbelt.mcp.testing.approvals', (options?: { answer?: boolean; restore?: boolean }) => {
-      if (options?.restore) approvals.prompt = original;
+      if (options?.restore) {
+        approvals.prompt = original;
+        asked.length = 0;
+      }
       else if (typeof options?.answer === 'boolean') {
         const answer = options.answer;
         const scripted: ApprovalPrompt = async ({ server, changed, detail }) => (asked.push({ server: server.name, changed, detail }), answer);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { canonicalJson } from '../../tools/mcp/definitionHash';
+import { GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN } from '../../tools/mcp/governedConfig';
 import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../../tools/mcp/mcpConfig';
 import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp/mcpServerSource';
 import type { McpVariableContext } from '../../tools/mcp/mcpVariables';
@@ -22,6 +23,7 @@ interface Definition {
 
 interface Entry {
   fingerprint: string;
+  server: McpServerConfig;
   source: GuardedSource;
   registration: vscode.Disposable;
 }
@@ -47,6 +49,9 @@ export class McpServers implements vscode.Disposable {
   private folderWatchers: vscode.Disposable[] = [];
   private loading: Promise<void> = Promise.resolve();
   private lastProblems = '';
+  private readonly loaded = new vscode.EventEmitter<void>();
+  /** Fires after the definitions were read (again) and the servers replaced. */
+  readonly onDidLoad = this.loaded.event;
 
   constructor(
     private readonly tools: WorkspaceTools,
@@ -72,6 +77,11 @@ export class McpServers implements vscode.Disposable {
     return this.entries.get(name)?.source;
   }
 
+  /** The server's definition as read now. */
+  config(name: string): McpServerConfig | undefined {
+    return this.entries.get(name)?.server;
+  }
+
   /** Reads every definition again; one reload at a time, in order. */
   reload(): Promise<void> {
     this.loading = this.loading.then(
@@ -82,7 +92,7 @@ export class McpServers implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
-    vscode.Disposable.from(...this.disposables, ...this.folderWatchers).dispose();
+    vscode.Disposable.from(...this.disposables, ...this.folderWatchers, this.loaded).dispose();
     const stopping = [...this.entries.keys()].map((name) => this.remove(name));
     await Promise.all(stopping);
   }
@@ -90,7 +100,7 @@ export class McpServers implements vscode.Disposable {
   private watchFolders(): void {
     vscode.Disposable.from(...this.folderWatchers).dispose();
     this.folderWatchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/mcp.json'));
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `.vscode/{mcp.json,${GOVERNED_MCP_FILE}}`));
       const reload = () => void this.reload();
       return vscode.Disposable.from(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
     });
@@ -111,6 +121,7 @@ export class McpServers implements vscode.Disposable {
       if (wanted.get(name)?.fingerprint !== entry.fingerprint) await this.remove(name);
     }
     for (const [name, definition] of wanted) if (!this.entries.has(name)) this.add(definition);
+    this.loaded.fire();
   }
 
   private add(definition: Definition): void {
@@ -126,7 +137,7 @@ export class McpServers implements vscode.Disposable {
     });
     const source = new GuardedSource(inner, () => approvals.denial(server.name));
     const registration = this.tools.addSource(source);
-    this.entries.set(server.name, { fingerprint: definition.fingerprint, source, registration });
+    this.entries.set(server.name, { fingerprint: definition.fingerprint, server, source, registration });
     logs.channel(server.name).info(`Defined in ${server.origin}; starts when a registered tool needs it.`);
   }
 
@@ -166,18 +177,21 @@ async function readDefinitions(): Promise<{ definitions: Definition[]; problems:
   problems.push(...fromUser.errors);
   const firstFolder = folders[0]?.uri.scheme === 'file' ? folders[0].uri.fsPath : undefined;
   for (const server of fromUser.servers) definitions.push(definition(server, fromUser.inputs, firstFolder));
-  for (const folder of folders) {
-    const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-    const bytes = await vscode.workspace.fs.readFile(uri).then(
-      (data) => data,
-      () => undefined,
-    );
-    if (!bytes) continue;
-    const origin = folders.length > 1 ? `${folder.name}/${MCP_JSON_ORIGIN}` : MCP_JSON_ORIGIN;
-    const parsed = parseMcpJson(new TextDecoder().decode(bytes), origin);
-    problems.push(...parsed.errors);
-    const root = folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
-    for (const server of parsed.servers) definitions.push(definition(server, parsed.inputs, root));
+  // Toolbelt's own file before VS Code's: a server moved there wins over a copy left behind.
+  for (const [file, originName] of [[GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN], ['mcp.json', MCP_JSON_ORIGIN]] as const) {
+    for (const folder of folders) {
+      const uri = vscode.Uri.joinPath(folder.uri, '.vscode', file);
+      const bytes = await vscode.workspace.fs.readFile(uri).then(
+        (data) => data,
+        () => undefined,
+      );
+      if (!bytes) continue;
+      const origin = folders.length > 1 ? `${folder.name}/${originName}` : originName;
+      const parsed = parseMcpJson(new TextDecoder().decode(bytes), origin);
+      problems.push(...parsed.errors);
+      const root = folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+      for (const server of parsed.servers) definitions.push(definition(server, parsed.inputs, root));
+    }
   }
   return { definitions, problems };
 }

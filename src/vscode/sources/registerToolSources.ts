@@ -6,6 +6,8 @@ import { registerMcpCommands } from './mcpCommands';
 import { McpInputs } from './mcpInputs';
 import { McpLogs } from './mcpLogs';
 import { McpServers } from './mcpServers';
+import { registerGovernedProvider } from './governedProvider';
+import { registerGovernedServers } from './governedServers';
 import { ServerApprovals } from './serverApprovals';
 
 export interface ToolSources {
@@ -35,6 +37,8 @@ export function registerToolSources(context: vscode.ExtensionContext, tools: Wor
     shutdownFlushes.add({ flush: async () => void stopServers() }),
   );
   registerMcpCommands(context, servers, logs, approvals);
+  const usedServers = () => tools.list().flatMap((tool) => (tool.type === 'mcp' ? [tool.source.id] : []));
+  context.subscriptions.push(registerGovernedServers(context, servers, usedServers, log), registerGovernedProvider(context, servers, approvals, log));
   // Until the servers are read, their tools' names would be reported as unknown.
   tools.holdReportsUntil(servers.watch());
   return { startNeeded: () => tools.startNeeded(), servers };

@@ -33,6 +33,12 @@ export class ServerApprovals {
     return this.denials.get(server);
   }
 
+  /** Whether the person approved this exact definition (and the workspace is trusted): nothing is asked. */
+  approvedAsIs(server: McpServerConfig, hash: string): boolean {
+    if (server.origin === USER_SETTINGS_ORIGIN) return true;
+    return this.isTrusted() && this.remembered()[server.name] === hash;
+  }
+
   async approve(server: McpServerConfig, hash: string): Promise<boolean> {
     if (server.origin === USER_SETTINGS_ORIGIN) return this.allow(server);
     if (!this.isTrusted()) return this.deny(server, NOT_TRUSTED);

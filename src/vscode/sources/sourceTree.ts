@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { GOVERNED_MCP_ORIGIN } from '../../tools/mcp/governedConfig';
+import { MCP_JSON_ORIGIN } from '../../tools/mcp/mcpConfig';
 import { toolTokens } from '../../providers/tokens';
 import { summaryOf } from '../../tools/manifest';
 import type { CatalogTool } from '../../tools/toolCatalog';
@@ -136,6 +138,12 @@ export const externalRows = {
   },
 };
 
+/** Whether VS Code runs a server too (`.vscode/mcp.json`), only Toolbelt does (its own file), or it is the person's own. */
+export function governancePath(origin: string | undefined): 'shared' | 'governed' | 'own' {
+  if (origin?.endsWith(MCP_JSON_ORIGIN)) return 'shared';
+  return origin?.endsWith(GOVERNED_MCP_ORIGIN) ? 'governed' : 'own';
+}
+
 function sourceItem(source: ToolSource): vscode.TreeItem {
   const state = source.state();
   const isServer = source.kind === 'mcp';
@@ -143,8 +151,9 @@ function sourceItem(source: ToolSource): vscode.TreeItem {
   const item = new vscode.TreeItem(source.label, isServer && state.state === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `source:${source.id}`;
   if (isServer) {
-    item.description = sourceStateText(state, safeTools(source));
-    item.contextValue = sourceContextValue(state);
+    const path = governancePath(source.origin);
+    item.description = [sourceStateText(state, safeTools(source)), path === 'shared' ? '⚠ also run by VS Code' : path === 'governed' ? 'governed by Toolbelt' : ''].filter(Boolean).join(' · ');
+    item.contextValue = sourceContextValue(state) + (path === 'shared' ? '.shared' : '');
     item.iconPath = new vscode.ThemeIcon(
       state.state === 'running' ? 'server-process' : state.state === 'starting' ? 'loading~spin' : state.state === 'failed' ? 'error' : 'server',
     );
@@ -152,6 +161,13 @@ function sourceItem(source: ToolSource): vscode.TreeItem {
     md.appendMarkdown(`**MCP server ${source.label}** — ${source.origin ?? ''}\n\n`);
     md.appendText(`State: ${item.description}.`);
     md.appendMarkdown('\n\nIts tools ask before each call unless you choose "run without asking" for one. Expand it to start it.');
+    if (path === 'shared') {
+      md.appendMarkdown(
+        `\n\n**Also run by VS Code.** VS Code starts the servers of \`.vscode/mcp.json\` itself, so Copilot's agent reaches this server's tools without Toolbelt's policy. **Govern Through Toolbelt Only** moves it to \`${GOVERNED_MCP_ORIGIN}\`, which only Toolbelt reads; VS Code's chat then reaches its tools through Toolbelt.`,
+      );
+    } else if (path === 'governed') {
+      md.appendMarkdown(`\n\n**Governed by Toolbelt**: defined in \`${GOVERNED_MCP_ORIGIN}\`, which VS Code does not start by itself; VS Code's chat reaches its tools through Toolbelt.`);
+    }
     item.tooltip = md;
     item.accessibilityInformation = { label: `MCP server ${source.label}, ${item.description}` };
   } else {

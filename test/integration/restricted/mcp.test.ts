@@ -26,7 +26,7 @@ describe('A workspace MCP server in an untrusted workspace', () => {
     assert.equal(api.tools.list().find((t) => t.name === `${SERVER}/echo`)?.state, 'waiting');
 
     await vscode.commands.executeCommand('toolbelt.mcp.start', SERVER);
-    await waitFor(() => row()?.description === 'failed: workspace not trusted', 'refused for trust');
+    await waitFor(() => row()?.description === 'failed: workspace not trusted · ⚠ also run by VS Code', 'refused for trust');
     assert.deepEqual(await answerApprovals(), [], 'the person was not even asked');
     assert.deepEqual(await processesTagged(TAG), [], 'no process with the fixture command line');
 

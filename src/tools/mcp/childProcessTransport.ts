@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ProcessTracker } from '../processTree';
+import { describeContainment, sandboxAvailability, sandboxDecision, sandboxEngine } from '../sandbox';
+import { prepareSandbox, type PreparedSandbox, type SandboxRequest } from '../sandboxLaunch';
+import { spawnSandboxed } from '../sandboxProcess';
 
 export interface ChildLaunch {
   command: string;
@@ -27,6 +30,8 @@ export interface ChildTransportOptions {
   maxMessageBytes?: number;
   /** How long stop waits after closing stdin, and again after SIGTERM, before escalating (default 2 s). */
   killGraceMs?: number;
+  /** Run the server inside the OS sandbox (sandboxLaunch.ts) as this request says; without it, as before. */
+  sandbox?: Omit<SandboxRequest, 'cwd'>;
 }
 
 /** Marks every process a server starts, so a child that leaves the process group is still found. */
@@ -67,18 +72,29 @@ export class ChildProcessTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('The MCP stdio transport was already started.');
+  /** How the server is contained, once started, e.g. `sandboxed, network off`. */
+  containment: string | undefined;
+  private started = false;
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('The MCP stdio transport was already started.');
+    this.started = true;
+    const marker = randomUUID();
+    const cwd = this.launch.cwd ?? this.options.sandbox?.roots[0];
+    const sandbox = await this.prepareSandbox(marker, cwd ?? process.cwd());
     return new Promise((resolve, reject) => {
-      const marker = randomUUID();
-      const child = spawn(this.launch.command, this.launch.args, {
-        cwd: this.launch.cwd,
-        env: { ...this.launch.env, [MARKER_VARIABLE]: marker },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        shell: process.platform === 'win32',
-        windowsHide: true,
-      });
+      const env = { ...this.launch.env, [MARKER_VARIABLE]: marker };
+      const child = sandbox
+        ? spawnSandboxed(sandbox, [this.launch.command, ...this.launch.args], { cwd: cwd ?? process.cwd(), stdio: ['pipe', 'pipe', 'pipe'] })
+        : spawn(this.launch.command, this.launch.args, {
+            cwd: this.launch.cwd,
+            env,
+            stdio: ['pipe', 'pipe', 'pipe'],
+            detached: process.platform !== 'win32',
+            shell: process.platform === 'win32',
+            windowsHide: true,
+          });
+      if (sandbox) child.once('exit', () => void sandbox.dispose()).once('error', () => void sandbox.dispose());
       this.child = child;
       if (child.pid !== undefined) this.tracker = new ProcessTracker(child.pid, `${MARKER_VARIABLE}=${marker}`);
       child.once('spawn', () => {
@@ -108,6 +124,23 @@ export class ChildProcessTransport implements Transport {
         });
       });
     });
+  }
+
+  /**
+   * The sandbox the server runs in, or undefined to run it as before: none asked for, `mode: 'off'`,
+   * or `auto` where no sandbox is available (approving the server was the consent; `containment`
+   * says so). `required` without a sandbox rejects, saying why.
+   */
+  private async prepareSandbox(marker: string, cwd: string): Promise<PreparedSandbox | undefined> {
+    const request = this.options.sandbox;
+    if (!request || process.platform === 'win32') return undefined;
+    const decision = sandboxDecision(request.setting, await sandboxAvailability(), `Start ${this.launch.command}`);
+    if (decision.kind === 'refuse') throw new Error(decision.message.replace('Nothing was run.', 'The server was not started.'));
+    const engine = decision.kind === 'sandboxed' ? await sandboxEngine() : undefined;
+    this.containment = describeContainment(request.setting, engine !== undefined);
+    if (!engine) return undefined;
+    const extraEnvNames = [...(request.extraEnvNames ?? []), MARKER_VARIABLE];
+    return prepareSandbox({ ...request, cwd, sourceEnv: { ...this.launch.env, [MARKER_VARIABLE]: marker }, extraEnvNames }, engine);
   }
 
   send(message: JSONRPCMessage): Promise<void> {

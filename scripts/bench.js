@@ -10,6 +10,7 @@
 //   - one tools/call round trip to a stdio MCP server (test/bench/mcp.ts, the fixture server)
 //   - one tools/call round trip through `toolbelt mcp` against the same call straight to the registry
 //     (test/bench/mcpServer.ts, --only=mcp-server)
+//   - run_bash `true` with and without the OS sandbox: its cost per command (test/bench/sandbox.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -36,6 +37,8 @@ const TARGETS = {
   vsixKB: 1.5 * 1024,
   searchRatio: 1.2,
   hostileStallMs: 100,
+  /** run_bash `true`, sandboxed over not sandboxed, median. */
+  sandboxOverheadMs: 40,
 };
 
 /** `node scripts/bench.js [--only=agent,activation,...]`: a part alone, while working on it. */
@@ -52,6 +55,7 @@ async function main() {
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
   if (part('mcp-server')) results.mcpServer = mcpServerBench();
+  if (part('sandbox')) results.sandbox = sandboxBench();
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -162,6 +166,13 @@ function mcpBench() {
 function mcpServerBench() {
   const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'mcpServer.js'), '300'], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the toolbelt mcp bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** Runs test/bench/sandbox.ts (run_bash `true` with and without the sandbox, alternated) in a process of its own. */
+function sandboxBench() {
+  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'sandbox.js'), '100'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the sandbox bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
@@ -301,6 +312,16 @@ function report(r, file) {
           [`tools/call through toolbelt mcp (${r.mcpServer.call}; median of ${r.mcpServer.calls}; p90 ${ms(r.mcpServer.mcpP90Ms)}; start to first tools/list ${ms(r.mcpServer.startMs)})`, ms(r.mcpServer.mcpMedianMs), '', undefined],
           [`the same call straight to the registry (median; p90 ${ms(r.mcpServer.directP90Ms)})`, ms(r.mcpServer.directMedianMs), '', undefined],
           ['what toolbelt mcp adds to one call (difference of the medians)', ms(r.mcpServer.overheadMs), '', undefined],
+        ]
+      : []),
+    ...(r.sandbox
+      ? [
+          [
+            `run_bash \`true\`: sandbox overhead (median of ${r.sandbox.pairs} pairs; p90 ${ms(r.sandbox.overheadP90Ms)}; ${ms(r.sandbox.sandboxedMedianMs)} vs ${ms(r.sandbox.plainMedianMs)}; ${r.sandbox.workspace.folders} folders, ${r.sandbox.workspace.files} files; load ${r.sandbox.loadAverage.toFixed(1)})`,
+            ms(r.sandbox.overheadMedianMs),
+            `≤ ${TARGETS.sandboxOverheadMs} ms`,
+            r.sandbox.overheadMedianMs <= TARGETS.sandboxOverheadMs,
+          ],
         ]
       : []),
     ...(r.readFile

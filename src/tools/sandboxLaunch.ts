@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { effectiveSandbox, type SandboxEngine } from './sandbox';
+import { gitProtection } from './sandboxGit';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { bwrapOptions, proxyEnvironment, sandboxedProgram, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
@@ -69,21 +70,9 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const store = await privateStore(home, roots[0] ?? request.cwd);
   const scans = await Promise.all(roots.map((root) => scanner.scan(root, request.sensitiveGlobs, request.signal)));
 
-  const uncreatable: Uncreatable[] = [];
-  const pinned: string[] = [];
-  const readOnly: string[] = [];
-  for (const [i, root] of roots.entries()) {
-    uncreatable.push({ path: path.join(root, '.vscode'), kind: 'dir' });
-    readOnly.push(path.join(root, '.vscode'), ...scans[i].workspaceFiles);
-    for (const git of scans[i].gitEntries) {
-      if (git.kind === 'file') readOnly.push(git.path);
-      else {
-        pinned.push(git.path);
-        uncreatable.push({ path: path.join(git.path, 'hooks'), kind: 'dir' }, { path: path.join(git.path, 'config'), kind: 'file' });
-        readOnly.push(path.join(git.path, 'hooks'), path.join(git.path, 'config'));
-      }
-    }
-  }
+  const git = await gitProtection(scans.flatMap((scan) => scan.gitEntries), roots);
+  const uncreatable: Uncreatable[] = [...roots.map((root) => ({ path: path.join(root, '.vscode'), kind: 'dir' as const })), ...git.uncreatable];
+  const readOnly = [...roots.map((root) => path.join(root, '.vscode')), ...scans.flatMap((scan) => scan.workspaceFiles), ...git.readOnly];
   const hiddenCandidates = [
     ...HIDDEN_HOME_PATHS.map((p) => path.join(home, p)),
     ...(setting.hiddenPaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots)),
@@ -104,7 +93,7 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
     engineArgs: engine.extraArgs,
     network: setting.network,
     writable,
-    pinned,
+    pinned: git.pinned,
     readOnly,
     hiddenFiles: hidden.filter((h) => h.kind === 'file').map((h) => h.path),
     hiddenDirs: hidden.filter((h) => h.kind === 'dir').map((h) => h.path),
@@ -173,13 +162,36 @@ async function makeStore(home: string, firstRoot: string): Promise<Store> {
   const folder = path.join(base, createHash('sha256').update(firstRoot).digest('hex').slice(0, 16));
   await fs.mkdir(path.join(folder, 'cache'), { recursive: true });
   await fs.mkdir(path.join(folder, 'npm'), { recursive: true });
+  await fs.writeFile(path.join(folder, WORKSPACE_FILE), firstRoot);
+  sweptBases ??= new Set();
+  if (!sweptBases.has(base)) {
+    sweptBases.add(base);
+    void sweepStores(base).catch(() => undefined);
+  }
   const file = path.join(base, 'unreadable-file');
   const dir = path.join(base, 'unreadable-folder');
-  await fs.writeFile(file, '', { flag: 'a' });
+  // Made once; opening it again would fail for anyone but root (mode 000).
+  await fs.writeFile(file, '', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
   await fs.mkdir(dir, { recursive: true });
   await fs.chmod(file, 0o000);
   await fs.chmod(dir, 0o000);
   return { folder, placeholders: { file, dir } };
+}
+
+/** Names the workspace a cache folder belongs to, so the caches of deleted workspaces can go. */
+const WORKSPACE_FILE = 'workspace.txt';
+let sweptBases: Set<string> | undefined;
+
+/** Once per process and base: removes the cache folders whose workspace folder no longer exists. */
+async function sweepStores(base: string): Promise<void> {
+  for (const entry of await fs.readdir(base, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !/^[0-9a-f]{16}$/.test(entry.name)) continue;
+    const folder = path.join(base, entry.name);
+    const workspace = await fs.readFile(path.join(folder, WORKSPACE_FILE), 'utf8').catch(() => undefined);
+    if (workspace !== undefined && !(await fs.stat(workspace).then(() => true, () => false))) await fs.rm(folder, { recursive: true, force: true });
+  }
 }
 
 async function firstWritable(candidates: readonly string[]): Promise<string> {

@@ -4,10 +4,12 @@ import { promises as fs } from 'node:fs';
 export interface Uncreatable {
   path: string;
   kind: 'dir' | 'file';
+  /** What a made file holds (empty by default): `.git/commondir` must say `.` for git to work meanwhile. */
+  content?: string;
 }
 
 /** Placeholders this process created and still needs: path → how many sandboxes use it, and its inode. */
-const held = new Map<string, { count: number; ino: number; kind: 'dir' | 'file' }>();
+const held = new Map<string, { count: number; ino: number; kind: 'dir' | 'file'; size: number }>();
 
 /**
  * A mount needs something to mount on: for each path that does not exist, an empty folder (or
@@ -23,22 +25,22 @@ export class MountPointLease {
   /** Makes every path exist; the lease remembers the ones it created. */
   static async acquire(paths: readonly Uncreatable[]): Promise<MountPointLease> {
     const created: string[] = [];
-    for (const { path, kind } of paths) {
+    for (const { path, kind, content = '' } of paths) {
       const mine = held.get(path);
       if (mine && (await sameInode(path, mine.ino))) {
         mine.count++;
         created.push(path);
         continue;
       }
-      const ino = await createEmpty(path, kind);
+      const ino = await createPlaceholder(path, kind, content);
       if (ino === undefined) continue;
-      held.set(path, { count: 1, ino, kind });
+      held.set(path, { count: 1, ino, kind, size: Buffer.byteLength(content) });
       created.push(path);
     }
     return new MountPointLease(created);
   }
 
-  /** The created paths whose last user this was are removed (only while empty). Idempotent. */
+  /** The created paths whose last user this was are removed (only while as made). Idempotent. */
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
@@ -49,19 +51,20 @@ export class MountPointLease {
       held.delete(path);
       if (!(await sameInode(path, mine.ino))) continue;
       if (mine.kind === 'dir') await fs.rmdir(path).catch(() => undefined);
-      else if ((await fs.lstat(path).catch(() => undefined))?.size === 0) await fs.unlink(path).catch(() => undefined);
+      else if ((await fs.lstat(path).catch(() => undefined))?.size === mine.size) await fs.unlink(path).catch(() => undefined);
     }
   }
 }
 
 /**
- * Creates an empty folder or file where nothing is; its inode, or undefined when something was
- * there already or it cannot be made (a folder this user cannot write: nor can the command).
+ * Creates an empty folder, or a file holding `content`, where nothing is; its inode, or undefined
+ * when something was there already or it cannot be made (a folder this user cannot write: nor can
+ * the command).
  */
-async function createEmpty(path: string, kind: 'dir' | 'file'): Promise<number | undefined> {
+async function createPlaceholder(path: string, kind: 'dir' | 'file', content: string): Promise<number | undefined> {
   try {
     if (kind === 'dir') await fs.mkdir(path);
-    else await (await fs.open(path, 'wx')).close();
+    else await fs.writeFile(path, content, { flag: 'wx' });
     return (await fs.lstat(path)).ino;
   } catch {
     return undefined;

@@ -36,8 +36,9 @@ export async function processesTagged(tag: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes(`--tag=${tag}`)) pids.push(Number(entry));
+    const argv = (await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    // The sandbox's bwrap (outside, and its first process inside) carries the server's command line too.
+    if (argv.includes(`--tag=${tag}`) && !argv[0].endsWith('bwrap')) pids.push(Number(entry));
   }
   return pids;
 }

@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ProcessTracker } from '../processTree';
 import { describeContainment, sandboxAvailability, sandboxDecision, sandboxEngine } from '../sandbox';
+import { sandboxEnvironment } from '../sandboxEnvironment';
 import { prepareSandbox, type PreparedSandbox, type SandboxRequest } from '../sandboxLaunch';
 import { spawnSandboxed } from '../sandboxProcess';
 
@@ -75,6 +76,7 @@ export class ChildProcessTransport implements Transport {
   /** How the server is contained, once started, e.g. `sandboxed, network off`. */
   containment: string | undefined;
   private started = false;
+  private allowListedEnv: Record<string, string> | undefined;
 
   async start(): Promise<void> {
     if (this.started) throw new Error('The MCP stdio transport was already started.');
@@ -83,7 +85,7 @@ export class ChildProcessTransport implements Transport {
     const cwd = this.launch.cwd ?? this.options.sandbox?.roots[0];
     const sandbox = await this.prepareSandbox(marker, cwd ?? process.cwd());
     return new Promise((resolve, reject) => {
-      const env = { ...this.launch.env, [MARKER_VARIABLE]: marker };
+      const env = { ...(this.allowListedEnv ?? this.launch.env), [MARKER_VARIABLE]: marker };
       const child = sandbox
         ? spawnSandboxed(sandbox, [this.launch.command, ...this.launch.args], { cwd: cwd ?? process.cwd(), stdio: ['pipe', 'pipe', 'pipe'] })
         : spawn(this.launch.command, this.launch.args, {
@@ -138,8 +140,10 @@ export class ChildProcessTransport implements Transport {
     if (decision.kind === 'refuse') throw new Error(decision.message.replace('Nothing was run.', 'The server was not started.'));
     const engine = decision.kind === 'sandboxed' ? await sandboxEngine() : undefined;
     this.containment = describeContainment(request.setting, engine !== undefined);
-    if (!engine) return undefined;
     const extraEnvNames = [...(request.extraEnvNames ?? []), MARKER_VARIABLE];
+    // No sandbox here but not switched off: the environment is still cut to the allow-list.
+    if (decision.kind === 'ask') this.allowListedEnv = sandboxEnvironment(this.launch.env, [...(request.setting.env ?? []), ...extraEnvNames], {});
+    if (!engine) return undefined;
     return prepareSandbox({ ...request, cwd, sourceEnv: { ...this.launch.env, [MARKER_VARIABLE]: marker }, extraEnvNames }, engine);
   }
 

@@ -67,6 +67,20 @@ describe('hostile sandbox: stdio MCP servers', function () {
     }
   });
 
+  it('without a sandbox in mode "auto": starts the server (approving it was the consent), says so, and still keeps tokens out', async () => {
+    process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
+    const logger = recordingLogger();
+    const server = source({ mode: 'auto', network: 'off' }, logger);
+    try {
+      const report = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
+      assert.equal(report.env.GITHUB_TOKEN, undefined);
+      assert.equal(report.env.SERVER_OWN, 'from-its-definition');
+      assert.match(logger.text(), /started: pid \d+, .* \(not sandboxed \(no sandbox available\)\)/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('refuses to start the server with mode "required" and no sandbox, saying why', async () => {
     process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
     const server = source({ mode: 'required', network: 'off' });

@@ -64,10 +64,10 @@ export function sandboxedProgram(argv: readonly string[], network: SandboxPlan['
   return sandboxedBash(`exec ${argv.map(quote).join(' ')}`, network, socat);
 }
 
-/** The proxy variables a sandbox with the allow-list gets. */
+/** The proxy variables a sandbox with the allow-list gets (NODE_USE_ENV_PROXY: Node 24's fetch and http follow them). */
 export function proxyEnvironment(): Record<string, string> {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
-  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, all_proxy: url };
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, all_proxy: url, NODE_USE_ENV_PROXY: '1' };
 }
 
 function quote(word: string): string {

@@ -84,7 +84,7 @@ async function detectOnce(): Promise<{ availability: SandboxAvailability; engine
 /** What to do when the kernel refuses the namespaces (Ubuntu 24.04's AppArmor restriction, mostly). */
 function namespaceHint(output: string): string {
   if (!/uid map|permission|namespace|Operation not permitted/i.test(output)) return '';
-  return ' Unprivileged user namespaces are refused: on Ubuntu 24.04 AppArmor restricts them; allow bubblewrap with an AppArmor profile (see SECURITY.md) or set kernel.apparmor_restrict_unprivileged_userns=0.';
+  return " Unprivileged user namespaces are refused: on Ubuntu 24.04 AppArmor restricts them; allow bubblewrap with an AppArmor profile (Toolbelt's docs/SECURITY.md shows one) or set kernel.apparmor_restrict_unprivileged_userns=0.";
 }
 
 async function findExecutable(name: string): Promise<string | undefined> {

@@ -13,6 +13,7 @@
 //   - run_bash's command rules judging the longest command they parse, hostile shapes (test/bench/commandPolicy.ts)
 //   - prompt-based tool calling over hostile answers (test/bench/promptToolCalls.ts), and
 //     planning a 10,000-message chat into the context window (test/bench/contextPlanning.ts)
+//   - run_bash `true` with and without the OS sandbox: its cost per command (test/bench/sandbox.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -41,6 +42,8 @@ const TARGETS = {
   hostileStallMs: 100,
   /** ContextPlanner.plan for a 10,000-message chat, the first request (every message new to it). */
   planningMs: 50,
+  /** run_bash `true`, sandboxed over not sandboxed, median. */
+  sandboxOverheadMs: 40,
 };
 
 /** `node scripts/bench.js [--only=agent,activation,...]`: a part alone, while working on it. */
@@ -60,6 +63,7 @@ async function main() {
   if (part('commands')) results.commands = benchScript('commandPolicy.js');
   if (part('prompt')) results.promptCalls = benchScript('promptToolCalls.js');
   if (part('context')) results.planning = benchScript('contextPlanning.js', ['--expose-gc']);
+  if (part('sandbox')) results.sandbox = benchScript('sandbox.js', [], ['100']);
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -173,9 +177,9 @@ function mcpServerBench() {
   return JSON.parse(result.stdout);
 }
 
-/** Runs test/bench/<file> (the command rules, prompt-based tool calling, context planning) in a process of its own; it prints one JSON object. */
-function benchScript(file, nodeOptions = []) {
-  const result = spawnSync(process.execPath, [...nodeOptions, path.join(OUT, 'test', 'bench', file)], { encoding: 'utf8' });
+/** Runs test/bench/<file> (the command rules, prompt-based tool calling, context planning, the sandbox) in a process of its own; it prints one JSON object. */
+function benchScript(file, nodeOptions = [], args = []) {
+  const result = spawnSync(process.execPath, [...nodeOptions, path.join(OUT, 'test', 'bench', file), ...args], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the ${file} bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
@@ -336,6 +340,16 @@ function report(r, file) {
       ? [
           [`planning a ${r.planning.messages.toLocaleString('en-US')}-message chat, first request (CPU ${ms(r.planning.firstRequestCpuMs)})`, ms(r.planning.firstRequestMs), `≤ ${TARGETS.planningMs} ms`, r.planning.firstRequestMs <= TARGETS.planningMs],
           [`planning it again, the next round (CPU ${ms(r.planning.nextRoundCpuMs)})`, ms(r.planning.nextRoundMs), '', undefined],
+        ]
+      : []),
+    ...(r.sandbox
+      ? [
+          [
+            `run_bash \`true\`: sandbox overhead (median of ${r.sandbox.pairs} pairs; p90 ${ms(r.sandbox.overheadP90Ms)}; ${ms(r.sandbox.sandboxedMedianMs)} vs ${ms(r.sandbox.plainMedianMs)}; ${r.sandbox.workspace.folders} folders, ${r.sandbox.workspace.files} files; load ${r.sandbox.loadAverage.toFixed(1)})`,
+            ms(r.sandbox.overheadMedianMs),
+            `≤ ${TARGETS.sandboxOverheadMs} ms`,
+            r.sandbox.overheadMedianMs <= TARGETS.sandboxOverheadMs,
+          ],
         ]
       : []),
     ...(r.readFile

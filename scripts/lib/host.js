@@ -37,9 +37,36 @@ function ensureSystemPackages({ forInstall }) {
   const missing = [];
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
   if (forInstall && !fs.existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
+  installDebianPackages(missing);
+}
+
+/**
+ * What run_bash's OS sandbox needs (bubblewrap, and socat for the network allow-list), installed
+ * as root like chromium. Another user without them gets a warning: the sandbox tests then skip,
+ * and run_bash asks before every command, as on any machine without a sandbox.
+ */
+function ensureSandboxPackages() {
+  if (process.platform !== 'linux') return;
+  const missing = [['bwrap', 'bubblewrap'], ['socat', 'socat']].filter(([bin]) => !onPath(bin)).map(([, pkg]) => pkg);
   if (missing.length === 0) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot || spawnSync('which', ['apt-get']).status !== 0) {
+  if (!isRoot() || spawnSync('which', ['apt-get']).status !== 0) {
+    console.warn(`[host] run_bash's sandbox needs ${missing.join(' and ')} (e.g. sudo apt-get install -y ${missing.join(' ')}); the sandbox tests will skip.`);
+    return;
+  }
+  installDebianPackages(missing);
+}
+
+function onPath(bin) {
+  return spawnSync('which', [bin]).status === 0;
+}
+
+function isRoot() {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function installDebianPackages(missing) {
+  if (missing.length === 0) return;
+  if (!isRoot() || spawnSync('which', ['apt-get']).status !== 0) {
     throw new Error(`Missing system packages: ${missing.join(', ')}. Install them (e.g. sudo apt-get install -y ${missing.join(' ')}) and run again.`);
   }
   log(`installing Debian packages: ${missing.join(', ')}`);
@@ -248,4 +275,4 @@ function chromiumLaunchOptions(host) {
   };
 }
 
-module.exports = { ROOT, CACHE, ensureHost, startCodeServer, linkExtension, copyWorkspace, chromiumLaunchOptions, log };
+module.exports = { ROOT, CACHE, ensureHost, ensureSandboxPackages, startCodeServer, linkExtension, copyWorkspace, chromiumLaunchOptions, log };

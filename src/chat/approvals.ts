@@ -144,7 +144,7 @@ export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 
     case 'external':
       return 'Tools from MCP servers and other extensions ask before each call unless you tick "run without asking" in the Tools view.';
     case 'unsandboxed':
-      return 'No OS sandbox is available here, so this command would run with all your access: every command asks (toolbelt.sandbox.mode).';
+      return 'No OS sandbox is available here, so this command would run with all your access: every command asks, even one a rule allows (toolbelt.sandbox.mode).';
     default:
       return request.tool === 'run_bash'
         ? 'run_bash asks before every command: a command can do anything your account can.'

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { builtin } from './builtinTool';
 import { describeRefusal, judgeCommand, partsToApprove, type CommandJudgement, type CommandPart } from './commandPolicy';
 import { unasked, type ConsentPlan, type PolicyPart, type PolicyRule } from './consent';
@@ -7,7 +8,11 @@ import { LIMITS } from './manifest';
 import { processIsolation, type IsolationKind } from './processIsolation';
 import { PidNamespace } from './pidNamespace';
 import { NamespaceKiller, ProcessTracker, type TreeKiller } from './processTree';
-import type { ToolContext } from './types';
+import { describeContainment, effectiveSandbox, sandboxAvailability, sandboxDecision, sandboxEngine, type SandboxDecision } from './sandbox';
+import { sandboxEnvironment } from './sandboxEnvironment';
+import { prepareSandbox, sandboxRequestFor, type PreparedSandbox } from './sandboxLaunch';
+import { SandboxKiller, spawnSandboxed } from './sandboxProcess';
+import type { SandboxSetting, ToolContext } from './types';
 import { resolveWorkspacePath } from './workspacePaths';
 
 /** After SIGTERM, how long the process tree has to exit before SIGKILL (short, so Stop ends a call within ~1 s). */
@@ -51,18 +56,28 @@ export class HeadTailBuffer {
 interface BashPlan {
   command: string;
   cwd: string;
+  /** The sandbox setting as consent read it, and what it decided; the run follows both. */
+  sandbox: SandboxSetting;
+  decision: SandboxDecision;
 }
 
 /**
  * Without command rules every command asks (`destructive`); with them a denied part refuses the
  * call (with or without a person), all parts allowed runs it unasked, and otherwise the parts no
  * rule allows are asked about. Nobody to ask: it runs — enabling the tool was the consent, and
- * only a deny rule says otherwise.
+ * only a deny rule says otherwise. The OS sandbox comes first (see sandboxConsent).
  */
 async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, signal?: AbortSignal): Promise<ConsentPlan<BashPlan>> {
   const command = args.command as string;
   const cwd = (await resolveWorkspacePath(ctx, '.', { signal })).absolute;
-  const plan = unasked('run_bash', { command, cwd });
+  const summary = `Run \`${command}\``;
+  const sandbox = effectiveSandbox(ctx.sandbox);
+  const decision = sandboxDecision(sandbox, await sandboxAvailability(), summary);
+  return sandboxConsent(ruleConsent(command, cwd, ctx, { sandbox, decision }), decision, summary);
+}
+
+function ruleConsent(command: string, cwd: string, ctx: ToolContext, sandbox: Pick<BashPlan, 'sandbox' | 'decision'>): ConsentPlan<BashPlan> {
+  const plan = unasked('run_bash', { command, cwd, ...sandbox });
   const summary = `Run \`${command}\``;
   const policy = ctx.commandPolicy;
   if (!policy) {
@@ -93,10 +108,30 @@ async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, sign
   return plan;
 }
 
+/**
+ * `mode: 'required'` without a sandbox refuses, saying why. `auto` without one asks once, with
+ * reason `unsandboxed`, in place of whatever the rules would ask — even when they allow every
+ * part, since what a rule allows was judged for a sandboxed command; a deny rule still refuses.
+ */
+function sandboxConsent(plan: ConsentPlan<BashPlan>, decision: SandboxDecision, summary: string): ConsentPlan<BashPlan> {
+  if (decision.kind === 'refuse') {
+    plan.refusal = decision.message;
+    plan.refusedBy = { setting: 'toolbelt.sandbox.mode', entry: 'required' };
+    plan.questions = [];
+  } else if (decision.kind === 'ask' && plan.refusal === undefined) {
+    const parts = plan.questions.find((q) => q.reason === 'command')?.parts;
+    plan.questions = [{ reason: 'unsandboxed', summary: decision.summary, ...(parts && { parts }), declined: `The user declined: ${summary} without a sandbox. Nothing was run.`, rule: UNSANDBOXED }];
+    delete plan.allowedByRule;
+    delete plan.allowedBy;
+  }
+  return plan;
+}
+
 // Where each part's verdict comes from, for `toolbelt policy explain`.
 const NO_POLICY = Object.freeze({ allowed: [], denied: [] });
 const NO_RULES: PolicyRule = { builtin: 'run_bash asks before every command while no toolbelt.runBash rules are set' };
 const UNCOVERED: PolicyRule = { builtin: 'a part no allow rule covers (or one that writes files) asks' };
+const UNSANDBOXED: PolicyRule = { builtin: 'with toolbelt.sandbox.mode "auto" and no OS sandbox available, every command asks' };
 const HARMLESS: PolicyRule = { builtin: 'a part that changes nothing (an assignment, true, test) or only runs allowed commands (eval, sh -c) runs' };
 const UNREADABLE: PolicyRule = { builtin: 'with toolbelt.runBash.deniedCommands set, code the rules cannot read (inline interpreter code, strings or names only known when run) is refused' };
 
@@ -112,15 +147,34 @@ function askRule(judgement: CommandJudgement): PolicyRule {
   return judgement.problem !== undefined && judgement.parts.every((part) => part.verdict !== 'ask') ? { builtin: 'a command that cannot be fully analysed asks' } : UNCOVERED;
 }
 
-export const runBash = builtin(bashConsent, async (args, _ctx, { signal, plan }) => {
+export const runBash = builtin(bashConsent, async (args, ctx, { signal, plan }) => {
   const timeoutSeconds = (args.timeoutSeconds as number | undefined) ?? LIMITS.bashDefaultTimeoutSeconds;
-  return runCommand(plan.prepared.command, plan.prepared.cwd, timeoutSeconds * 1000, signal);
+  const { command, cwd, sandbox, decision } = plan.prepared;
+  const containment = describeContainment(sandbox, decision.kind === 'sandboxed');
+  if (decision.kind !== 'sandboxed') {
+    // Without a sandbox the environment is still cut to the allow-list, unless the sandbox is off altogether.
+    const env = decision.kind === 'ask' ? sandboxEnvironment(process.env, sandbox.env ?? [], {}) : undefined;
+    return runCommand(command, cwd, timeoutSeconds * 1000, signal, { containment, env });
+  }
+  const engine = await sandboxEngine();
+  if (!engine) throw new Error('The sandbox became unavailable; nothing was run.');
+  const prepared = await prepareSandbox({ ...sandboxRequestFor(ctx, cwd), setting: sandbox, fixedEnv: COMMAND_ENV, signal }, engine);
+  return runCommand(command, cwd, timeoutSeconds * 1000, signal, { sandbox: prepared, containment });
 });
 
 export interface RunCommandOptions {
   /** Use this mechanism instead of the detected one (tests force 'process-group'). */
   isolation?: IsolationKind;
+  /** Run inside this sandbox (prepareSandbox); it is disposed when the command is over. */
+  sandbox?: PreparedSandbox;
+  /** How the call is contained, added to the result's first line (`· sandboxed, network off`). */
+  containment?: string;
+  /** The environment of an unsandboxed command (`process.env` by default); a sandbox brings its own. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** What every command's environment says, sandboxed or not: no colours, no pagers, no prompts. */
+const COMMAND_ENV: Readonly<Record<string, string>> = Object.freeze({ TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' });
 
 /**
  * Runs `bash -c command` with stdin closed, contained as tightly as the machine allows (see
@@ -128,23 +182,24 @@ export interface RunCommandOptions {
  * cannot be started at all.
  */
 export async function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal, options: RunCommandOptions = {}): Promise<string> {
-  const isolation = await processIsolation({ force: options.isolation });
+  const { sandbox } = options;
+  const isolation = sandbox ? undefined : await processIsolation({ force: options.isolation });
+  if (signal?.aborted) await sandbox?.dispose();
   signal?.throwIfAborted();
   // A namespace that fails to open now (it worked at detection) leaves this call to the fallback.
-  const namespace = isolation.unshareArgs ? await PidNamespace.open(isolation.unshareArgs).catch(() => undefined) : undefined;
+  const namespace = isolation?.unshareArgs ? await PidNamespace.open(isolation.unshareArgs).catch(() => undefined) : undefined;
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const output = new HeadTailBuffer(LIMITS.bashOutputMaxChars);
     const marker = randomUUID();
+    const env = { ...(options.env ?? process.env), ...COMMAND_ENV, [MARKER_VARIABLE]: marker };
     const [file, argv] = namespace ? ['nsenter', [...namespace.enterArgs(cwd), '--', 'bash', '-c', command]] : ['bash', ['-c', command]];
-    const child = spawn(file, argv, {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', [MARKER_VARIABLE]: marker },
-    });
+    const child = sandbox
+      ? (spawnSandboxed(sandbox, ['bash', '-c', command], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }) as ChildProcessByStdio<null, Readable, Readable>)
+      : spawn(file, argv, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
     let killer: TreeKiller | undefined;
-    if (child.pid !== undefined && namespace) killer = new NamespaceKiller(namespace, child.pid);
+    if (child.pid !== undefined && sandbox) killer = new SandboxKiller(child);
+    else if (child.pid !== undefined && namespace) killer = new NamespaceKiller(namespace, child.pid);
     else if (child.pid !== undefined) {
       const tracker = new ProcessTracker(child.pid, `${MARKER_VARIABLE}=${marker}`);
       void tracker.start();
@@ -172,6 +227,7 @@ export async function runCommand(command: string, cwd: string, timeoutMs: number
       signal?.removeEventListener('abort', onAbort);
       killer?.dispose();
       namespace?.end();
+      void sandbox?.dispose();
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
@@ -192,7 +248,8 @@ export async function runCommand(command: string, cwd: string, timeoutMs: number
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const status = stopReason ?? (code !== null ? `Exit code: ${code}` : `Killed by ${killedBy}`);
       const text = output.toString().replace(/\s+$/, '');
-      resolve(`${status} (${seconds} s)\n${text ? `\n${text}` : '\n(no output)'}`);
+      const contained = options.containment ? ` · ${options.containment}` : '';
+      resolve(`${status} (${seconds} s)${contained}\n${text ? `\n${text}` : '\n(no output)'}`);
     });
   });
 }

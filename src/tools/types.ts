@@ -12,7 +12,8 @@ export type ToolRisk = 'read' | 'write' | 'exec';
  * `sensitiveGlobs`), `command` (parts of a run_bash command no rule allows), `write` (the
  * person asked to review every write, `writeApprovals: 'always'`), `external` (a tool from an MCP
  * server or another extension: each call asks unless the person ticked "run without asking"),
- * `unsandboxed` (a command that would run without the OS sandbox, where none is available).
+ * `unsandboxed` (run_bash with `sandbox.mode: 'auto'` where no OS sandbox is available: every
+ * command asks, even one the command rules allow).
  */
 export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external' | 'unsandboxed';
 
@@ -52,6 +53,25 @@ export interface CommandPolicy {
 }
 
 /**
+ * How run_bash commands and stdio MCP servers are contained by the operating system (see
+ * sandbox.ts). `undefined` means `{ mode: 'auto', network: 'off' }`.
+ */
+export interface SandboxSetting {
+  /** `auto`: sandboxed where available, else each command asks; `required`: refused without one; `off`: never. */
+  mode: 'auto' | 'required' | 'off';
+  /** `off`: no network at all; `allowlist`: only `allowedDomains`, through a proxy; `on`: the host's network. */
+  network: 'off' | 'on' | 'allowlist';
+  /** For `allowlist`: `example.com` (that host) or `*.example.com` (its subdomains). */
+  allowedDomains?: string[];
+  /** Made unreadable besides the built-in credential locations: absolute, `~/…`, or relative to each workspace folder. */
+  hiddenPaths?: string[];
+  /** Writable besides the workspace folders, the private /tmp and the private caches (absolute or `~/…`). */
+  writablePaths?: string[];
+  /** Environment variable names passed to commands besides the built-in allow-list. */
+  env?: string[];
+}
+
+/**
  * What tools know of the agent and the workspace. Implementations expose live values
  * (getters), so a tool always sees the current system prompt and session context.
  */
@@ -80,6 +100,8 @@ export interface ToolContext {
   readonly commandPolicy?: CommandPolicy;
   /** Which writes ask: `protected` paths only (default), `always` every write_file/move/remove, `never` only protected paths. */
   readonly writeApprovals?: 'protected' | 'always' | 'never';
+  /** The OS sandbox of run_bash and stdio MCP servers; undefined = `{ mode: 'auto', network: 'off' }`. */
+  readonly sandbox?: SandboxSetting;
   /** Called before a tool changes files (after any approval), so what it changes can be undone. */
   beforeChange?(targets: readonly ChangeTarget[]): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { sandboxRequestFor } from '../tools/sandboxLaunch';
 import { createApi } from './api';
 import { ApiKeys, registerApiKeyCommand } from './apiKeys';
 import { CHAT_VIEW } from './chat/chatView';
@@ -43,7 +44,10 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   context.subscriptions.push(registerOtherAgents(context, log));
   registerRegistryDiagnostics(context, tools, log);
   context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log));
-  registerToolSources(context, tools, log);
+  registerToolSources(context, tools, log, () => {
+    const { cwd: _cwd, ...request } = sandboxRequestFor(toolContext, toolContext.workspaceRoot);
+    return request;
+  });
   registerApiKeyCommand(context, keys, () => readSettings().provider);
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.
   const toolLog = registerToolLog(context, tools, log);

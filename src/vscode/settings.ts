@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposables } from './dispose';
 import type { ToolCallingMode } from '../providers/types';
 import { isProviderName, type ProviderName } from '../providers/providerNames';
+import type { SandboxSettingValues } from '../tools/sandboxSettings';
 
 const TOOL_CALLING_MODES: readonly ToolCallingMode[] = ['auto', 'native', 'prompt'];
 
@@ -84,6 +85,24 @@ export function readTrustRuleSettings(trusted: boolean = vscode.workspace.isTrus
     sensitiveFiles: sensitive.workspace ?? sensitive.user,
     allowedCommands: levels(ALLOWED_COMMANDS_KEY),
     deniedCommands: levels(DENIED_COMMANDS_KEY),
+  };
+}
+
+export const SANDBOX_KEYS = { mode: 'sandbox.mode', network: 'sandbox.network', allowedDomains: 'sandbox.allowedDomains', hiddenPaths: 'sandbox.hiddenPaths', env: 'sandbox.env' } as const;
+
+/** `toolbelt.sandbox.*` level by level (workspace values only in a trusted workspace); buildSandboxRules combines them. */
+export function readSandboxSettings(trusted: boolean = vscode.workspace.isTrusted): SandboxSettingValues {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const levels = (key: string): Levels => {
+    const inspected = config.inspect<unknown>(key);
+    return { user: inspected?.globalValue, workspace: trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined };
+  };
+  return {
+    mode: levels(SANDBOX_KEYS.mode),
+    network: levels(SANDBOX_KEYS.network),
+    allowedDomains: levels(SANDBOX_KEYS.allowedDomains),
+    hiddenPaths: levels(SANDBOX_KEYS.hiddenPaths),
+    env: levels(SANDBOX_KEYS.env),
   };
 }
 

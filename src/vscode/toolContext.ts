@@ -2,14 +2,17 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposables } from './dispose';
+import { buildSandboxRules, type SandboxRules } from '../tools/sandboxSettings';
 import { buildTrustRules, type TrustRules } from '../tools/trustRules';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
-import type { CommandPolicy, ConfirmationRequest, ToolContext } from '../tools/types';
+import type { CommandPolicy, ConfirmationRequest, SandboxSetting, ToolContext } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
-import { readExcludeGlobs, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
+import { readExcludeGlobs, readSandboxSettings, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
 
 /** Workspace state: the hash of the workspace allow-list the person accepted. */
 const ACCEPTED_COMMANDS_KEY = 'toolbelt.acceptedWorkspaceCommands';
+/** Workspace state: the hash of the workspace's loosening of toolbelt.sandbox.* the person accepted. */
+const ACCEPTED_SANDBOX_KEY = 'toolbelt.acceptedWorkspaceSandbox';
 
 export type Confirmer = (request: ConfirmationRequest) => Promise<boolean>;
 
@@ -39,8 +42,10 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
   private ripgrep: string | null | undefined;
   private excludes: string[] | undefined;
   private rules: { key: string; built: TrustRules } | undefined;
+  private sandboxRules: { key: string; built: SandboxRules } | undefined;
   /** Accepted in this window when there is no state store. */
   private acceptedHere: string | undefined;
+  private acceptedSandboxHere: string | undefined;
   /** Workspace allow-lists already shown in this window (accepted or not): asked once. */
   private readonly offered = new Set<string>();
   constructor(private readonly trust: TrustRuleOptions = {}) {
@@ -100,6 +105,24 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
     return rules.commandPolicy;
   }
 
+  /**
+   * Read by run_bash and MCP servers as they start: the person's toolbelt.sandbox.* tightened by the
+   * workspace's; what the workspace would loosen is offered here, once, and applies once accepted.
+   */
+  get sandbox(): SandboxSetting {
+    const values = readSandboxSettings();
+    const accepted = this.trust.state ? this.trust.state.get<string | undefined>(ACCEPTED_SANDBOX_KEY, undefined) : this.acceptedSandboxHere;
+    const key = JSON.stringify([values, accepted ?? null]);
+    if (this.sandboxRules?.key !== key) {
+      const built = buildSandboxRules(values, accepted);
+      for (const problem of built.problems) this.trust.log?.warn(problem);
+      this.sandboxRules = { key, built };
+    }
+    const { pendingWorkspace, sandbox } = this.sandboxRules.built;
+    if (pendingWorkspace) this.offerWorkspaceSandbox(pendingWorkspace);
+    return sandbox;
+  }
+
   /** The rules as they apply now, without offering anything. */
   describeRules(): TrustRulesView {
     const rules = this.currentRules();
@@ -126,6 +149,15 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
     return this.trust.state ? this.trust.state.get<string | undefined>(ACCEPTED_COMMANDS_KEY, undefined) : this.acceptedHere;
   }
 
+  private offerWorkspaceSandbox(pending: { changes: string[]; hash: string }): void {
+    if (this.offered.has(pending.hash)) return;
+    this.offered.add(pending.hash);
+    offerSandboxLoosening(pending, async (hash) => {
+      if (this.trust.state) await this.trust.state.update(ACCEPTED_SANDBOX_KEY, hash);
+      else this.acceptedSandboxHere = hash;
+    }, this.trust.log);
+  }
+
   private offerWorkspaceCommands(pending: { entries: string[]; hash: string }): void {
     if (this.offered.has(pending.hash)) return;
     this.offered.add(pending.hash);
@@ -137,6 +169,18 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
       this.trust.log?.info(`Workspace allowed commands accepted: ${pending.entries.join(', ')}.`);
     }, (error: unknown) => this.trust.log?.warn(`Could not ask about the workspace's allowed commands: ${String(error)}`));
   }
+}
+
+/** Asks once per window whether the workspace may loosen the sandbox; its stricter reading applies meanwhile. */
+function offerSandboxLoosening(pending: { changes: string[]; hash: string }, accept: (hash: string) => Promise<void>, log: vscode.LogOutputChannel | undefined): void {
+  log?.info(`This workspace's toolbelt.sandbox settings would loosen the sandbox (${pending.changes.join('; ')}); they apply only once you accept them.`);
+  void vscode.window
+    .showWarningMessage(`This workspace loosens Toolbelt's sandbox: ${pending.changes.join('; ')}. Until you choose Use Them, the stricter settings apply.`, 'Use Them', 'Ignore')
+    .then(async (choice) => {
+      if (choice !== 'Use Them') return log?.info('Workspace sandbox settings that loosen it were ignored.');
+      await accept(pending.hash);
+      log?.info(`Workspace sandbox settings accepted: ${pending.changes.join('; ')}.`);
+    }, (error: unknown) => log?.warn(`Could not ask about the workspace's sandbox settings: ${String(error)}`));
 }
 
 /** A notification (not modal: it may appear during a chat turn, which goes on asking meanwhile). */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { BUILTIN_MANIFEST } from '../tools/manifest';
 import { processIsolation } from '../tools/processIsolation';
+import { sandboxAvailability } from '../tools/sandbox';
 import type { CatalogTool } from '../tools/toolCatalog';
 import { ToolManager, type ApplyResult, type ApprovalStore, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
 import type { ToolSource } from '../tools/toolSource';
@@ -92,9 +93,10 @@ export class WorkspaceTools implements vscode.Disposable {
     if (this.isolationDescribed || !this.manager.registry.isToolEnabled('run_bash')) return;
     this.isolationDescribed = true;
     void processIsolation().then(
-      (isolation) => this.log.info(`run_bash: ${isolation.detail}`),
+      (isolation) => this.log.info(`run_bash without the sandbox: ${isolation.detail}`),
       (error: unknown) => this.log.warn(`run_bash: could not tell how commands are contained: ${String(error)}`),
     );
+    void sandboxAvailability().then((sandbox) => this.log.info(`run_bash sandbox: ${sandbox.available ? '' : 'unavailable: '}${sandbox.detail}`));
   }
 
   /** The warnings and errors of the last resolution of the settings (a source's change resolves them again). */

@@ -40,7 +40,9 @@ export async function processesTagged(tag: string): Promise<number[]> {
   for (const entry of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const argv = (await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    if (argv.includes(`--tag=${tag}`) && path.basename(argv[0]) !== 'nsenter') pids.push(Number(entry));
+    // The nsenter around a server in its PID namespace, and the sandbox's bwrap (outside, and its first
+    // process inside), carry the server's command line too: count the server itself.
+    if (argv.includes(`--tag=${tag}`) && path.basename(argv[0]) !== 'nsenter' && !argv[0].endsWith('bwrap')) pids.push(Number(entry));
   }
   return pids;
 }

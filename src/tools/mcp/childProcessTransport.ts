@@ -4,9 +4,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { IsolationKind } from '../processIsolation';
 import { ProcessTracker, type TreeKiller } from '../processTree';
+import { describeContainment, sandboxAvailability, sandboxDecision, sandboxEngine } from '../sandbox';
+import { sandboxEnvironment } from '../sandboxEnvironment';
+import { prepareSandbox, type PreparedSandbox, type SandboxRequest } from '../sandboxLaunch';
+import { SandboxKiller, spawnSandboxed } from '../sandboxProcess';
 import type { BoundedJsonLimits } from './boundedJson';
 import { MessageReader, type MessageCut } from './messageReader';
-import { spawnServer, type ChildLaunch } from './serverProcess';
+import { spawnServer, type ChildLaunch, type ServerProcess } from './serverProcess';
 
 export type { ChildLaunch };
 
@@ -30,6 +34,8 @@ export interface ChildTransportOptions {
   killGraceMs?: number;
   /** Use this containment instead of the detected one (tests force 'process-group'). */
   isolation?: IsolationKind;
+  /** Run the server inside the OS sandbox (sandboxLaunch.ts) as this request says; without it, as before. */
+  sandbox?: Omit<SandboxRequest, 'cwd'>;
 }
 
 /** Marks every process a server starts, so a child that leaves the process group is still found. */
@@ -39,8 +45,9 @@ export const OVERSIZED_LIMITS: Readonly<BoundedJsonLimits> = Object.freeze({ str
 
 /**
  * MCP's stdio transport, written for Toolbelt rather than the SDK's so that it can report how the
- * server ended (exit code, signal), contain it (serverProcess.ts: a PID namespace of its own, or a
- * process group with a tracker) and stop the whole tree: stdin closed, then SIGTERM, then SIGKILL
+ * server ended (exit code, signal), contain it (the OS sandbox where the settings ask for it and the
+ * machine has one; else serverProcess.ts: a PID namespace of its own, or a process group with a
+ * tracker) and stop the whole tree: stdin closed, then SIGTERM, then SIGKILL
  * for everything it started, so nothing outlives stop(). Non-JSON lines on stdout are reported and
  * skipped, and an oversized message is cut, not fatal.
  */
@@ -54,8 +61,10 @@ export class ChildProcessTransport implements Transport {
   private child: ChildProcess | undefined;
   private killer: TreeKiller | undefined;
   private started = false;
-  /** How the server's processes are contained (serverProcess.ts), once started. */
+  /** How the server's processes are contained, once started, e.g. `sandboxed, network off`. */
   containment: string | undefined;
+  /** Set when the server runs without a sandbox that was not switched off: the environment is cut to the allow-list all the same. */
+  private allowListedEnv: Record<string, string> | undefined;
   private readonly reader: MessageReader;
   private closing: Promise<void> | undefined;
   private closed = false;
@@ -82,12 +91,13 @@ export class ChildProcessTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error('The MCP stdio transport was already started.');
     this.started = true;
-    const spawned = await spawnServer(this.launch, { name: MARKER_VARIABLE, value: randomUUID() }, this.options.isolation).catch((error: NodeJS.ErrnoException) => {
+    const marker = randomUUID();
+    const cwd = this.launch.cwd ?? this.options.sandbox?.roots[0] ?? process.cwd();
+    const spawned = await this.spawn(marker, cwd).catch((error: NodeJS.ErrnoException) => {
       this.spawnFailed = true;
       this.markExited();
-      throw new Error(this.spawnError(error));
+      throw new Error(error.code ? this.spawnError(error) : error.message);
     });
-    this.containment = spawned.containment;
     return new Promise((resolve, reject) => {
       const { child } = spawned;
       this.child = child;
@@ -118,6 +128,39 @@ export class ChildProcessTransport implements Transport {
         });
       });
     });
+  }
+
+  /** In the sandbox when one is to be used; otherwise as serverProcess.ts contains it. */
+  private async spawn(marker: string, cwd: string): Promise<ServerProcess> {
+    const sandbox = await this.prepareSandbox(marker, cwd);
+    if (sandbox) {
+      const child = spawnSandboxed(sandbox, [this.launch.command, ...this.launch.args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.once('exit', () => void sandbox.dispose()).once('error', () => void sandbox.dispose());
+      return { child, killer: new SandboxKiller(child), containment: this.containment ?? 'sandboxed' };
+    }
+    const launch = this.allowListedEnv ? { ...this.launch, env: this.allowListedEnv } : this.launch;
+    const spawned = await spawnServer(launch, { name: MARKER_VARIABLE, value: marker }, this.options.isolation);
+    this.containment = this.containment ? `${this.containment}; ${spawned.containment}` : spawned.containment;
+    return spawned;
+  }
+
+  /**
+   * The sandbox the server runs in, or undefined to run it as before: none asked for, `mode: 'off'`,
+   * or `auto` where no sandbox is available (approving the server was the consent; `containment`
+   * says so). `required` without a sandbox rejects, saying why.
+   */
+  private async prepareSandbox(marker: string, cwd: string): Promise<PreparedSandbox | undefined> {
+    const request = this.options.sandbox;
+    if (!request || process.platform === 'win32') return undefined;
+    const decision = sandboxDecision(request.setting, await sandboxAvailability(), `Start ${this.launch.command}`);
+    if (decision.kind === 'refuse') throw new Error(decision.message.replace('Nothing was run.', 'The server was not started.'));
+    const engine = decision.kind === 'sandboxed' ? await sandboxEngine() : undefined;
+    this.containment = describeContainment(request.setting, engine !== undefined);
+    const extraEnvNames = [...(request.extraEnvNames ?? []), MARKER_VARIABLE];
+    // No sandbox here but not switched off: the environment is still cut to the allow-list.
+    if (decision.kind === 'ask') this.allowListedEnv = sandboxEnvironment(this.launch.env, [...(request.setting.env ?? []), ...extraEnvNames], {});
+    if (!engine) return undefined;
+    return prepareSandbox({ ...request, cwd, sourceEnv: { ...this.launch.env, [MARKER_VARIABLE]: marker }, extraEnvNames }, engine);
   }
 
   private spawnError(error: NodeJS.ErrnoException): string {

@@ -10,6 +10,7 @@ import { loadSdkClient, type SdkClientModule } from './loadSdkClient';
 import { DEFAULT_MCP_LIMITS, type McpLimits, type McpLogger } from './mcpLimits';
 import type { McpInputDefinition, McpServerConfig } from './mcpConfig';
 import { readEnvFileText, resolveMcpServer, type McpVariableContext, type ResolvedMcpServer } from './mcpVariables';
+import type { SandboxRequest } from '../sandboxLaunch';
 import { StderrTail } from './stderrTail';
 import { listAllTools } from './toolListing';
 
@@ -33,6 +34,8 @@ export interface McpServerSourceOptions {
   loadSdk?: () => Promise<SdkClientModule>;
   /** How a stdio server's processes are contained; the detected way when absent (tests force 'process-group'). */
   isolation?: IsolationKind;
+  /** The OS sandbox a stdio server starts in (read at each start); none: it runs as before. */
+  sandbox?: () => Omit<SandboxRequest, 'cwd'> | undefined;
 }
 
 interface Session {
@@ -192,9 +195,13 @@ export class McpServerSource implements ToolSource {
       const stderr = new StderrTail(this.limits.stderrLines, this.limits.stderrLineChars, (line) => this.options.logger.info(`[${this.id} stderr] ${line}`));
       this.lastStderr = stderr;
       let malformed = 0;
+      const sandbox = this.options.sandbox?.();
+      // The server's own variables (its `env` and `envFile`) pass into the sandbox; the rest of the host's do not.
+      const ownEnv = Object.keys(resolved.env).filter((name) => Object.hasOwn(this.options.server.type === 'stdio' ? this.options.server.env : {}, name) || process.env[name] !== resolved.env[name]);
       const child: ChildProcessTransport = new ChildProcessTransport(resolved, {
         // As written, not resolved: substituted inputs are secrets.
         onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}${child.containment ? ` (in ${child.containment})` : ''}`),
+        ...(sandbox && { sandbox: { ...sandbox, extraEnvNames: [...(sandbox.extraEnvNames ?? []), ...ownEnv] } }),
         onStderr: (chunk) => stderr.append(chunk),
         onMalformed: (line) => {
           malformed++;

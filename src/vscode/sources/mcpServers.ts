@@ -33,6 +33,8 @@ export interface McpServersOptions {
   inputs: McpInputs;
   logs: McpLogs;
   log: vscode.LogOutputChannel;
+  /** The OS sandbox stdio servers start in (the workspace's toolbelt.sandbox.* and folders). */
+  sandbox?: McpServerSourceOptions['sandbox'];
   /** Tests may count or replace what is built; the default is the real server. */
   createSource?: (options: McpServerSourceOptions) => ToolSource & { readonly pid?: number };
 }
@@ -134,6 +136,7 @@ export class McpServers implements vscode.Disposable {
       variables: { ...definition.variables, resolveInput: this.options.inputs.resolve },
       approve: (config, hash) => approvals.approve(config, hash),
       logger: logs.logger(server.name, log),
+      sandbox: this.options.sandbox,
     });
     const source = new GuardedSource(inner, () => approvals.denial(server.name));
     const registration = this.tools.addSource(source);

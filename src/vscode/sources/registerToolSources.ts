@@ -5,7 +5,7 @@ import { ExtensionToolSource } from './extensionTools';
 import { registerMcpCommands } from './mcpCommands';
 import { McpInputs } from './mcpInputs';
 import { McpLogs } from './mcpLogs';
-import { McpServers } from './mcpServers';
+import { McpServers, type McpServersOptions } from './mcpServers';
 import { registerGovernedProvider } from './governedProvider';
 import { registerGovernedServers } from './governedServers';
 import { ServerApprovals } from './serverApprovals';
@@ -21,11 +21,11 @@ export interface ToolSources {
  * `.vscode/mcp.json` and `toolbelt.mcp.servers`, each a source in the workspace's tool manager,
  * with the server actions of the tools view. Servers stop when the extension is disposed.
  */
-export function registerToolSources(context: vscode.ExtensionContext, tools: WorkspaceTools, log: vscode.LogOutputChannel): ToolSources {
+export function registerToolSources(context: vscode.ExtensionContext, tools: WorkspaceTools, log: vscode.LogOutputChannel, sandbox?: McpServersOptions['sandbox']): ToolSources {
   const extensionTools = new ExtensionToolSource();
   const logs = new McpLogs();
   const approvals = new ServerApprovals(context.workspaceState);
-  const servers = new McpServers(tools, { approvals, inputs: new McpInputs(context.secrets), logs, log });
+  const servers = new McpServers(tools, { approvals, inputs: new McpInputs(context.secrets), logs, log, sandbox });
   let stopping: Promise<void> | undefined;
   const stopServers = () => (stopping ??= servers.dispose());
   context.subscriptions.push(

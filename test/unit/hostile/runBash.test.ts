@@ -6,6 +6,7 @@ import { createDefaultToolRegistry } from '../../../src/tools/factory';
 import { LIMITS } from '../../../src/tools/manifest';
 import { ISOLATION_OVERRIDE_VARIABLE, processIsolation, type IsolationKind } from '../../../src/tools/processIsolation';
 import type { ToolRegistry } from '../../../src/tools/registry';
+import { sandboxAvailability } from '../../../src/tools/sandbox';
 import { runCommand } from '../../../src/tools/shell';
 import { waitFor } from '../../support/waitFor';
 import { contextFor, TempWorkspace } from '../../support/workspace';
@@ -108,15 +109,20 @@ const CASES: HostileCase[] = [
   { name: 'a command that never reads its stdin (stdin is closed, so it ends)', command: 'read -r line; echo "read=$?"; cat; echo cat-done; sleep @S & wait', sleepers: 1, stop: 'abort' },
 ];
 
-for (const mechanism of ['pid-namespace', 'process-group'] as IsolationKind[]) {
+// 'sandbox' is run_bash as it runs by default (bubblewrap); the other two are its kill mechanisms
+// without the sandbox (toolbelt.sandbox.mode "off").
+for (const mechanism of ['sandbox', 'pid-namespace', 'process-group'] as Array<IsolationKind | 'sandbox'>) {
   describe(`hostile run_bash: ${mechanism}`, function () {
     let ws: TempWorkspace;
     let registry: ToolRegistry;
     const saved = process.env[ISOLATION_OVERRIDE_VARIABLE];
+    const sandbox = mechanism === 'sandbox' ? undefined : ({ mode: 'off', network: 'off' } as const);
 
     before(async function () {
       if (process.platform !== 'linux') this.skip();
-      if (mechanism === 'process-group') process.env[ISOLATION_OVERRIDE_VARIABLE] = 'process-group';
+      if (mechanism === 'sandbox') {
+        if (!(await sandboxAvailability()).available) this.skip();
+      } else if (mechanism === 'process-group') process.env[ISOLATION_OVERRIDE_VARIABLE] = 'process-group';
       else if ((await processIsolation()).kind !== 'pid-namespace') this.skip();
     });
     after(() => {
@@ -125,13 +131,14 @@ for (const mechanism of ['pid-namespace', 'process-group'] as IsolationKind[]) {
     });
     beforeEach(async () => {
       ws = await TempWorkspace.create();
-      registry = createDefaultToolRegistry(contextFor(ws, { answer: true }));
+      registry = createDefaultToolRegistry(contextFor(ws, { answer: true, sandbox }));
       registry.enable('run_bash');
     });
     afterEach(() => ws.dispose());
 
     it('uses the mechanism under test', async () => {
-      assert.equal((await processIsolation()).kind, mechanism);
+      if (mechanism === 'sandbox') assert.match(await registry.execute('run_bash', { command: 'true' }), /^Exit code: 0 \([\d.]+ s\) · sandboxed, network off\n/);
+      else assert.equal((await processIsolation()).kind, mechanism);
     });
 
     for (const hostile of CASES) {
@@ -183,19 +190,25 @@ for (const mechanism of ['pid-namespace', 'process-group'] as IsolationKind[]) {
       assert.ok(stallMs < 400, `the event loop stalled for ${stallMs.toFixed(1)} ms`);
     });
 
+    const header = mechanism === 'sandbox' ? ' · sandboxed, network off' : ' · not sandboxed \\(toolbelt.sandbox.mode is "off"\\)';
+
     it('reports output and exit code exactly as bash does', async () => {
       const result = await registry.execute('run_bash', { command: 'echo hi; echo err >&2; exit 3' });
-      assert.match(result, /^Exit code: 3 \(\d+\.\d s\)\n\nhi\nerr$/);
+      assert.match(result, new RegExp(`^Exit code: 3 \\(\\d+\\.\\d s\\)${header}\\n\\nhi\\nerr$`));
     });
 
     it('reports a shell killed by a signal as bash does (the command is not the namespace init)', async () => {
-      assert.match(await registry.execute('run_bash', { command: 'echo before; kill -9 $$; echo after' }), /^Killed by SIGKILL \(\d+\.\d s\)\n\nbefore$/);
+      // Inside the sandbox bwrap's own first process reports the shell's end as bash reports a killed child: 128 + 9.
+      const expected = mechanism === 'sandbox' ? 'Exit code: 137' : 'Killed by SIGKILL';
+      assert.match(await registry.execute('run_bash', { command: 'echo before; kill -9 $$; echo after' }), new RegExp(`^${expected} \\(\\d+\\.\\d s\\)${header}\\n\\nbefore$`));
     });
 
     it('stops background jobs that keep the output open when bash exits, and says so', async () => {
       const seconds = uniqueSeconds();
       const result = await registry.execute('run_bash', { command: `sleep ${seconds} & echo done` });
-      assert.match(result, /^Exit code: 0 [\s\S]*done\n\n\[Background processes that kept the output open were stopped\.\]$/);
+      // In the sandbox they end with the shell (its PID namespace ends): nothing is left to wait for.
+      if (mechanism === 'sandbox') assert.match(result, /^Exit code: 0 [^\n]*\n\ndone$/);
+      else assert.match(result, /^Exit code: 0 [\s\S]*done\n\n\[Background processes that kept the output open were stopped\.\]$/);
       await waitFor(async () => (await pidsWithCommandLine(seconds)).length === 0, 'the background job gone', 2000);
     });
 
@@ -209,11 +222,12 @@ for (const mechanism of ['pid-namespace', 'process-group'] as IsolationKind[]) {
       await waitFor(async () => (await pidsWithCommandLine(`yes ${seconds}`)).length === 0, 'the flooder gone', 2000);
     });
 
-    it('fails with an error, not a result, when bash cannot be started', async () => {
+    it('fails with an error, not a result, when bash cannot be started', async function () {
+      if (mechanism === 'sandbox') this.skip();
       await assert.rejects(runCommand('true', `${ws.root}/missing-folder`, 5000, undefined, { isolation: mechanism === 'process-group' ? 'process-group' : undefined }), /^Error: Could not start bash: /);
     });
 
-    if (mechanism === 'pid-namespace') {
+    if (mechanism !== 'process-group') {
       it('leaves nothing behind after a normal exit, even a detached daemon', async () => {
         const seconds = uniqueSeconds();
         const result = await registry.execute('run_bash', { command: `( setsid env -i bash -c 'exec >/dev/null 2>&1; sleep ${seconds}' & ); echo done` });
@@ -225,7 +239,7 @@ for (const mechanism of ['pid-namespace', 'process-group'] as IsolationKind[]) {
         const result = await registry.execute('run_bash', { command: 'id -u; ls -d /proc/[0-9]* | wc -l' });
         const [, uid, count] = /\n\n(\d+)\n(\d+)$/.exec(result) ?? [];
         assert.equal(Number(uid), process.getuid!());
-        if ((await processIsolation()).unshareArgs?.includes('--mount-proc')) assert.ok(Number(count) <= 5, `the command saw ${count} processes`);
+        if (mechanism === 'sandbox' || (await processIsolation()).unshareArgs?.includes('--mount-proc')) assert.ok(Number(count) <= 5, `the command saw ${count} processes`);
       });
     }
   });

@@ -1,0 +1,96 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability } from '../../../src/tools/sandbox';
+import { DEFAULT_SENSITIVE_GLOBS } from '../../../src/tools/sensitiveFiles';
+import type { SandboxSetting } from '../../../src/tools/types';
+import { fixtureSource, processGone, recordingLogger } from '../../fixtures/mcp/fixtureSources';
+import { waitFor } from '../../support/waitFor';
+
+interface Probe {
+  env: Record<string, string>;
+  read: { ok: boolean; value?: string; code?: string };
+  write: { ok: boolean; code?: string };
+}
+
+// A stdio MCP server started inside the sandbox: what it can reach, checked on disk and in what it
+// reports; and that stopping it still ends it. Under /var/tmp: the sandbox's /tmp is private.
+describe('hostile sandbox: stdio MCP servers', function () {
+  this.timeout(30_000);
+  let base: string;
+  let workspace: string;
+  const saved = { token: process.env.GITHUB_TOKEN, unavailable: process.env[SANDBOX_UNAVAILABLE_VARIABLE] };
+
+  before(async function () {
+    const availability = await sandboxAvailability();
+    if (!availability.available) console.log(`      no sandbox here, skipped: ${availability.detail}`);
+    if (process.platform !== 'linux' || !availability.available) this.skip();
+  });
+  beforeEach(async () => {
+    base = await fs.mkdtemp('/var/tmp/toolbelt-sandbox-mcp-');
+    workspace = path.join(base, 'workspace');
+    await fs.mkdir(workspace);
+    await fs.writeFile(path.join(workspace, '.env'), 'TOKEN=S3CR3T-mcp-dotenv\n');
+    process.env.GITHUB_TOKEN = 'S3CR3T-mcp-env';
+  });
+  afterEach(async () => {
+    if (saved.token === undefined) delete process.env.GITHUB_TOKEN;
+    else process.env.GITHUB_TOKEN = saved.token;
+    if (saved.unavailable === undefined) delete process.env[SANDBOX_UNAVAILABLE_VARIABLE];
+    else process.env[SANDBOX_UNAVAILABLE_VARIABLE] = saved.unavailable;
+    await fs.rm(base, { recursive: true, force: true });
+  });
+
+  const source = (setting: SandboxSetting, logger = recordingLogger()) =>
+    fixtureSource('probeServer.js', { env: { SERVER_OWN: 'from-its-definition' }, logger, sandbox: () => ({ setting, roots: [workspace], sensitiveGlobs: DEFAULT_SENSITIVE_GLOBS }) });
+
+  it('runs the server sandboxed: it reads no secret, writes only the workspace, gets its own variables and no token', async () => {
+    const logger = recordingLogger();
+    const server = source({ mode: 'auto', network: 'off' }, logger);
+    try {
+      const outside = await server.call('probe', { read: path.join(workspace, '.env'), write: path.join(base, 'outside.txt') });
+      const report = JSON.parse(outside.text) as Probe;
+      assert.equal(report.read.ok, false, 'the .env was read');
+      assert.equal(report.write.ok, false, 'a file outside the workspace was written');
+      assert.equal(await fs.access(path.join(base, 'outside.txt')).then(() => true, () => false), false);
+      assert.equal(report.env.GITHUB_TOKEN, undefined);
+      assert.equal(report.env.SERVER_OWN, 'from-its-definition');
+      assert.ok(!outside.text.includes('S3CR3T'), outside.text);
+      const inside = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
+      assert.equal(inside.write.ok, true);
+      assert.equal(await fs.readFile(path.join(workspace, 'made.txt'), 'utf8'), 'written by the probe');
+      assert.match(logger.text(), /started: pid \d+, .* \(sandboxed, network off\)/);
+    } finally {
+      const pid = server.pid;
+      await server.stop();
+      if (pid !== undefined) await waitFor(() => processGone(pid), 'the sandboxed server gone', 5000);
+    }
+  });
+
+  it('without a sandbox in mode "auto": starts the server (approving it was the consent), says so, and still keeps tokens out', async () => {
+    process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
+    const logger = recordingLogger();
+    const server = source({ mode: 'auto', network: 'off' }, logger);
+    try {
+      const report = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
+      assert.equal(report.env.GITHUB_TOKEN, undefined);
+      assert.equal(report.env.SERVER_OWN, 'from-its-definition');
+      assert.match(logger.text(), /started: pid \d+, .* \(not sandboxed \(no sandbox available\)\)/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses to start the server with mode "required" and no sandbox, saying why', async () => {
+    process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
+    const server = source({ mode: 'required', network: 'off' });
+    try {
+      await server.start();
+      const state = server.state();
+      assert.equal(state.state, 'failed');
+      assert.match(state.state === 'failed' ? state.reason : '', /toolbelt\.sandbox\.mode is "required" and no sandbox is available here/);
+    } finally {
+      await server.stop();
+    }
+  });
+});

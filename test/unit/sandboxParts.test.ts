@@ -1,0 +1,144 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { sandboxEnvironment } from '../../src/tools/sandboxEnvironment';
+import { bwrapOptions, sandboxedBash, type SandboxPlan } from '../../src/tools/sandboxInvocation';
+import { MountPointLease } from '../../src/tools/sandboxMountPoints';
+import { domainAllowed } from '../../src/tools/sandboxProxy';
+import { WorkspaceScanner } from '../../src/tools/sandboxScan';
+import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
+import { TempWorkspace } from '../support/workspace';
+
+const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
+
+describe('sandbox parts', () => {
+  describe('the environment', () => {
+    it('keeps only the allow-list, LC_*, the names asked for, and sets the fixed values on top', () => {
+      const env = sandboxEnvironment(
+        { PATH: '/bin', HOME: '/h', LC_ALL: 'C', OPENAI_API_KEY: 'sk', GITHUB_TOKEN: 't', MY_VAR: 'v', TMPDIR: '/var/tmp/x' },
+        ['MY_VAR'],
+        { TMPDIR: '/tmp', TERM: 'dumb' },
+      );
+      assert.deepEqual(env, { PATH: '/bin', HOME: '/h', LC_ALL: 'C', MY_VAR: 'v', TMPDIR: '/tmp', TERM: 'dumb' });
+    });
+  });
+
+  describe('the domain allow-list', () => {
+    it('matches a host exactly, or the subdomains of a *. entry, case-insensitively', () => {
+      const list = ['registry.npmjs.org', '*.github.com', '127.0.0.1', '::1'];
+      for (const host of ['registry.npmjs.org', 'REGISTRY.npmjs.org.', 'api.github.com', 'a.b.github.com', '127.0.0.1', '[::1]']) assert.ok(domainAllowed(host, list), host);
+      for (const host of ['npmjs.org', 'evil-registry.npmjs.org', 'github.com', 'evilgithub.com', 'localhost', '127.0.0.2', '']) assert.ok(!domainAllowed(host, list), host);
+      assert.ok(!domainAllowed('anything.com', []));
+    });
+  });
+
+  describe("bwrap's options", () => {
+    const plan: SandboxPlan = {
+      engineArgs: ['--disable-userns'],
+      network: 'off',
+      writable: ['/ws', '/ws/inner', '/store'],
+      pinned: ['/ws/.git'],
+      readOnly: ['/ws/.vscode', '/ws/.git/hooks'],
+      hiddenFiles: ['/ws/.env'],
+      hiddenDirs: ['/home/u/.ssh', '/home/u/.ssh/keys', '/ws/secrets'],
+      placeholders: { file: '/p/file', dir: '/p/dir' },
+      cwd: '/ws',
+    };
+    const options = bwrapOptions(plan);
+    const at = (...pair: string[]) => options.findIndex((_, i) => pair.every((p, j) => options[i + j] === p));
+
+    it('mount the host read-only first, then what is writable, then what stays read-only, then what is hidden', () => {
+      assert.ok(at('--ro-bind', '/', '/') < at('--tmpfs', '/tmp'));
+      assert.ok(at('--tmpfs', '/tmp') < at('--bind', '/ws', '/ws'));
+      assert.ok(at('--bind', '/ws', '/ws') < at('--bind', '/ws/inner', '/ws/inner'));
+      assert.ok(at('--bind', '/ws/.git', '/ws/.git') < at('--ro-bind-try', '/ws/.git/hooks', '/ws/.git/hooks'));
+      assert.ok(at('--ro-bind-try', '/ws/.vscode', '/ws/.vscode') < at('--ro-bind', '/p/file', '/ws/.env'));
+      assert.ok(at('--ro-bind', '/p/file', '/ws/.env') < at('--ro-bind', '/p/dir', '/ws/secrets'));
+      assert.equal(at('--ro-bind', '/p/dir', '/home/u/.ssh/keys'), -1, 'a folder inside a hidden one is not mounted again');
+      assert.deepEqual(options.slice(-2), ['--chdir', '/ws']);
+    });
+
+    it('unshare the network unless it is "on", and carry the proxy socket for the allow-list', () => {
+      assert.ok(options.includes('--unshare-net'));
+      assert.ok(!bwrapOptions({ ...plan, network: 'on' }).includes('--unshare-net'));
+      const listed = bwrapOptions({ ...plan, network: 'allowlist', proxySocket: '/run/p.sock' });
+      assert.ok(listed.includes('--unshare-net'));
+      assert.deepEqual(listed.slice(listed.indexOf('/run/p.sock') - 1, listed.indexOf('/run/p.sock') + 2), ['--bind', '/run/p.sock', '/tmp/.toolbelt-proxy.sock']);
+      assert.deepEqual(sandboxedBash('echo hi', 'off', undefined), ['bash', '-c', 'echo hi']);
+      const relayed = sandboxedBash("echo 'hi'", 'allowlist', '/usr/bin/socat');
+      assert.equal(relayed.at(-1), "echo 'hi'", 'the command is passed as an argument, never spliced into the relay script');
+    });
+  });
+
+  describe('finding the files to hide', () => {
+    let ws: TempWorkspace;
+    beforeEach(async () => {
+      ws = await TempWorkspace.create({ 'a/b/c/keep.txt': '', 'a/.env': '', 'node_modules/pkg/.env': '', 'proj.code-workspace': '{}', 'sub/repo/x.txt': '' });
+      await fs.mkdir(ws.path('.git'));
+      await fs.mkdir(ws.path('sub/repo/.git'));
+      await fs.writeFile(ws.path('sub/wt.git'), '');
+      await fs.symlink('missing-target', ws.path('a/.env.local'));
+      // Every folder old enough that its listing can be trusted.
+      const past = new Date(Date.now() - 60_000);
+      for (const dir of ['', 'a', 'a/b', 'a/b/c', 'sub', 'sub/repo']) await fs.utimes(ws.path(dir), past, past);
+    });
+    afterEach(() => ws.dispose());
+
+    it('finds sensitive files, repositories and workspace files, skipping node_modules and dangling links', async () => {
+      const scan = await new WorkspaceScanner().scan(ws.root, DEFAULT_SENSITIVE_GLOBS);
+      assert.deepEqual(scan.sensitive, [{ path: ws.path('a/.env'), kind: 'file' }]);
+      assert.deepEqual(scan.gitEntries.map((g) => path.relative(ws.root, g.path)).sort(), ['.git', 'sub/repo/.git']);
+      assert.deepEqual(scan.workspaceFiles, [ws.path('proj.code-workspace')]);
+    });
+
+    it('reads again only the folders that changed, and finds a secret added deep inside', async () => {
+      const scanner = new WorkspaceScanner();
+      const first = await scanner.scan(ws.root, DEFAULT_SENSITIVE_GLOBS);
+      const second = await scanner.scan(ws.root, DEFAULT_SENSITIVE_GLOBS);
+      assert.equal(second.reread, 0, 'nothing changed, nothing read again');
+      assert.equal(second.folders, first.folders);
+      await fs.writeFile(ws.path('a/b/c/id_rsa'), 'key');
+      const third = await scanner.scan(ws.root, DEFAULT_SENSITIVE_GLOBS);
+      assert.equal(third.reread, 1);
+      assert.deepEqual(third.sensitive.map((s) => path.relative(ws.root, s.path)).sort(), ['a/.env', 'a/b/c/id_rsa']);
+    });
+
+    it('does not trust a listing read in the same moment its folder changed', async () => {
+      const scanner = new WorkspaceScanner();
+      await fs.writeFile(ws.path('a/b/fresh.txt'), '');
+      await scanner.scan(ws.root, DEFAULT_SENSITIVE_GLOBS);
+      assert.equal((await scanner.scan(ws.root, DEFAULT_SENSITIVE_GLOBS)).reread, 1, 'a/b changed just now: read again');
+    });
+  });
+
+  describe('placeholders for read-only places that do not exist', () => {
+    let ws: TempWorkspace;
+    beforeEach(async () => (ws = await TempWorkspace.create({ 'present/file.txt': 'x' })));
+    afterEach(() => ws.dispose());
+
+    it('makes them for as long as a sandbox needs them, and removes only what it made, once the last user is done', async () => {
+      const wanted = [
+        { path: ws.path('.vscode'), kind: 'dir' as const },
+        { path: ws.path('commondir'), kind: 'file' as const, content: '.\n' },
+        { path: ws.path('present'), kind: 'dir' as const },
+      ];
+      const first = await MountPointLease.acquire(wanted);
+      const second = await MountPointLease.acquire(wanted);
+      assert.equal(await fs.readFile(ws.path('commondir'), 'utf8'), '.\n');
+      await first.release();
+      assert.ok(await exists(ws.path('.vscode')), 'still used by the second sandbox');
+      await second.release();
+      await second.release();
+      assert.equal(await exists(ws.path('.vscode')), false);
+      assert.equal(await exists(ws.path('commondir')), false);
+      assert.equal(await fs.readFile(ws.path('present/file.txt'), 'utf8'), 'x', 'what existed stays');
+    });
+
+    it('leaves a placeholder someone filled meanwhile', async () => {
+      const lease = await MountPointLease.acquire([{ path: ws.path('.vscode'), kind: 'dir' }]);
+      await fs.writeFile(ws.path('.vscode/settings.json'), '{}');
+      await lease.release();
+      assert.equal(await fs.readFile(ws.path('.vscode/settings.json'), 'utf8'), '{}');
+    });
+  });
+});

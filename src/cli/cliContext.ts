@@ -4,7 +4,8 @@ import { DEFAULT_SESSION_CONTEXT_FILE } from '../agent/agentLoop';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
 import { buildTrustRules, hashEntries, type TrustRules } from '../tools/trustRules';
 import { checkPolicyEntries } from '../tools/commandPolicy';
-import type { CommandPolicy, ToolContext } from '../tools/types';
+import { buildSandboxRules, type SandboxRules, type SandboxSettingValues } from '../tools/sandboxSettings';
+import type { CommandPolicy, SandboxSetting, ToolContext } from '../tools/types';
 import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';
 import type { LiveSettings } from './liveSettings';
 
@@ -15,6 +16,8 @@ export const SENSITIVE_FILES = 'toolbelt.tools.sensitiveFiles';
 export interface CliContextOptions {
   /** The workspace's allowed commands apply, as they are at start (`--accept-workspace-commands`). */
   acceptWorkspaceCommands: boolean;
+  /** What the workspace's toolbelt.sandbox.* would loosen applies, as it is at start (`--accept-workspace-sandbox`). */
+  acceptWorkspaceSandbox?: boolean;
   /** Told once per problem in the rules, and once per workspace allow-list that does not apply. */
   warn(message: string): void;
 }
@@ -29,6 +32,8 @@ export class CliToolContext implements ToolContext {
   readonly workspaceRoot: string;
   private readonly acceptedHash: string | undefined;
   private rules: { key: string; built: TrustRules } | undefined;
+  private readonly acceptedSandboxHash: string | undefined;
+  private sandboxRules: { key: string; built: SandboxRules } | undefined;
   private readonly told = new Set<string>();
   private ripgrep: string | null | undefined;
 
@@ -39,6 +44,32 @@ export class CliToolContext implements ToolContext {
     this.workspaceRoot = settings.root;
     const atStart = checkPolicyEntries({ allowed: settings.current.levels(ALLOWED_COMMANDS).workspace }).allowed;
     this.acceptedHash = options.acceptWorkspaceCommands && atStart.length > 0 ? hashEntries(atStart) : undefined;
+    this.acceptedSandboxHash = options.acceptWorkspaceSandbox ? buildSandboxRules(this.sandboxValues(), undefined).pendingWorkspace?.hash : undefined;
+  }
+
+  /**
+   * The OS sandbox for run_bash and MCP servers, built as in the extension (buildSandboxRules): the
+   * person's toolbelt.sandbox.* tightened by the workspace's; what the workspace would loosen
+   * applies only with --accept-workspace-sandbox, as it was at start.
+   */
+  get sandbox(): SandboxSetting {
+    const values = this.sandboxValues();
+    const key = JSON.stringify(values);
+    if (this.sandboxRules?.key !== key) {
+      const built = buildSandboxRules(values, this.acceptedSandboxHash);
+      for (const problem of built.problems) this.tellOnce(problem);
+      if (built.pendingWorkspace) {
+        const how = this.options.acceptWorkspaceSandbox ? 'they changed since toolbelt started; restart it to accept them' : 'pass --accept-workspace-sandbox to apply them';
+        this.tellOnce(`The workspace's toolbelt.sandbox.* would loosen the sandbox (${built.pendingWorkspace.changes.join('; ')}) and do not apply: ${how}.`);
+      }
+      this.sandboxRules = { key, built };
+    }
+    return this.sandboxRules.built.sandbox;
+  }
+
+  private sandboxValues(): SandboxSettingValues {
+    const level = (name: string) => this.settings.current.levels(`toolbelt.sandbox.${name}`);
+    return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env') };
   }
 
   get systemPrompt(): string {

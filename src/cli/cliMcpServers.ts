@@ -1,5 +1,6 @@
 import { canonicalJson, definitionHash } from '../tools/mcp/definitionHash';
 import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
+import type { SandboxRequest } from '../tools/sandboxLaunch';
 import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp/mcpConfig';
 import { McpServerSource } from '../tools/mcp/mcpServerSource';
 import { readEnvFileText, type McpVariableContext } from '../tools/mcp/mcpVariables';
@@ -44,6 +45,8 @@ export class CliMcpServers {
     private readonly settings: LiveSettings,
     private readonly choices: PersonChoices,
     private readonly log: CliLog,
+    /** The OS sandbox a stdio server starts in (as run_bash's): read at each start. */
+    private readonly sandbox?: () => Omit<SandboxRequest, 'cwd'>,
   ) {}
 
   /** Reads the definitions and pins the approved ones as they are now. */
@@ -111,6 +114,7 @@ export class CliMcpServers {
       approve: async (config, hash) => this.approve(config, hash),
       logger: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m), error: (m) => this.log.error(m) },
       clientInfo: { name: 'toolbelt', version: '1' },
+      ...(this.sandbox ? { sandbox: this.sandbox } : {}),
     });
     const registration = this.manager.addSource(source);
     this.entries.set(server.name, { fingerprint, source, registration });

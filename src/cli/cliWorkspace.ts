@@ -2,6 +2,7 @@ import { statSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { CallGroups } from '../tools/callGroups';
 import { decideCall, type PolicyDecision } from '../tools/policyDecision';
+import { sandboxRequestFor } from '../tools/sandboxLaunch';
 // The library surface through src/core.ts: the build checks that the CLI bundle reaches the core
 // this way, so a vscode import anywhere below the core fails the CLI's build (esbuild.js).
 import { ToolCallLog, ToolManager, toRecord } from '../core';
@@ -49,7 +50,7 @@ export class CliWorkspace {
     private readonly options: CliWorkspaceOptions,
   ) {
     const { choices, log } = options;
-    this.context = new CliToolContext(settings, { acceptWorkspaceCommands: choices.acceptWorkspaceCommands, warn: (m) => log.warn(m) });
+    this.context = new CliToolContext(settings, { acceptWorkspaceCommands: choices.acceptWorkspaceCommands, acceptWorkspaceSandbox: choices.acceptWorkspaceSandbox, warn: (m) => log.warn(m) });
     this.stateDir = stateDirFor(settings.root, choices.stateDir);
     this.callLog = new ToolCallLog({ folder: this.stateDir, onError: (error) => log.warn(`Could not write the call log: ${String(error)}`) });
     this.checkpoints = new CheckpointAccess(this.stateDir);
@@ -63,7 +64,11 @@ export class CliWorkspace {
       autoApprove: approvedOnFirstSight(memberOf(choices.runWithoutAsking)),
       registry: { onDidRun: (report) => this.callLog.append(toRecord(report, report.caller?.chatId ?? 'none', { sensitiveGlobs: this.context.sensitiveGlobs })) },
     });
-    this.servers = new CliMcpServers(this.manager, settings, choices, log);
+    const context = this.context;
+    this.servers = new CliMcpServers(this.manager, settings, choices, log, () => {
+      const { cwd: _cwd, ...request } = sandboxRequestFor(context, context.workspaceRoot);
+      return request;
+    });
   }
 
   static async open(options: CliWorkspaceOptions): Promise<CliWorkspace> {

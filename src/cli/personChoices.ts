@@ -17,6 +17,8 @@ export interface PersonChoices {
   runWithoutAsking: ReadonlySet<string>;
   /** The workspace's `toolbelt.runBash.allowedCommands`, as they are when toolbelt starts, apply. */
   acceptWorkspaceCommands: boolean;
+  /** What the workspace's toolbelt.sandbox.* would loosen applies (`--accept-workspace-sandbox`), as it is at start. */
+  acceptWorkspaceSandbox?: boolean;
   /** Where undo records and the call log live (`--state-dir`, or TOOLBELT_STATE_DIR). */
   stateDir?: string;
 }
@@ -32,6 +34,7 @@ export const CHOICE_FLAGS: Readonly<Record<string, FlagSpec>> = {
   enable: { value: true, repeat: true },
   'approve-server': { value: true, repeat: true },
   'accept-workspace-commands': {},
+  'accept-workspace-sandbox': {},
   'run-without-asking': { value: true, repeat: true },
 };
 
@@ -45,5 +48,6 @@ export function choicesFrom(parsed: ParsedArgs, env: NodeJS.ProcessEnv, cwd: str
     approveServers: new Set(flagValues(parsed, 'approve-server').map((name) => name.trim())),
     runWithoutAsking: new Set(flagValues(parsed, 'run-without-asking').map((name) => name.trim())),
     acceptWorkspaceCommands: hasFlag(parsed, 'accept-workspace-commands'),
+    acceptWorkspaceSandbox: hasFlag(parsed, 'accept-workspace-sandbox'),
   };
 }

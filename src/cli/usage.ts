@@ -43,6 +43,7 @@ Your choices (mcp, run, policy):
   --approve-server NAME           Let a server of the workspace's .vscode/mcp.json or .vscode/toolbelt.mcp.json start,
                                   as it is defined now; repeatable
   --accept-workspace-commands     Apply the workspace's toolbelt.runBash.allowedCommands, as they are now
+  --accept-workspace-sandbox      Apply what the workspace's toolbelt.sandbox.* loosens, as it is now
   --run-without-asking TOOL       Let an MCP server's tool (<server>/<tool>) run without asking each call; repeatable
 
 mcp:

@@ -94,7 +94,25 @@ export type TranscriptItem =
       /** Why Undo failed, when it did. */
       problem?: string;
     }
-  | { kind: 'notice'; id: string; text: string };
+  | { kind: 'notice'; id: string; text: string }
+  /** Apply to File: a change shown as a diff that waits for Keep or Undo before anything is written. */
+  | {
+      kind: 'apply';
+      id: string;
+      /** Workspace-relative path of the file. */
+      path: string;
+      /** What the change does to the file, in one sentence. */
+      summary: string;
+      added: number;
+      removed: number;
+      status: ApplyStatus;
+      /** What happened, once decided (why it was not written, when it was not). */
+      outcome?: string;
+    };
+
+/** `pending` waits for Keep or Undo; `kept` was written; `discarded` was never written; `failed` could not be written; `expired` is a proposal from before a reload. */
+export type ApplyStatus = 'pending' | 'kept' | 'discarded' | 'failed' | 'expired';
+export type ApplyDecision = 'keep' | 'discard' | 'show';
 
 export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel' | 'connectModel';
 
@@ -190,7 +208,9 @@ export type WebviewMessage =
   | { type: 'applyCode'; code: string; path?: string; language?: string }
   | { type: 'newFile'; code: string; language?: string }
   /** Enables a switched-off tool the model called, then asks again (Regenerate). */
-  | { type: 'enableAndRetry'; tool: string };
+  | { type: 'enableAndRetry'; tool: string }
+  /** Keep, Undo or Show Diff on an Apply to File proposal. */
+  | { type: 'applyDecision'; itemId: string; decision: ApplyDecision };
 
 export const MAX_TITLE_CHARS = 200;
 
@@ -250,6 +270,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         : undefined;
     case 'newFile':
       return isText(message.code, MAX_CODE_CHARS) && (message.language === undefined || isText(message.language, 100)) ? { type: 'newFile', code: message.code, language: message.language } : undefined;
+    case 'applyDecision':
+      return isText(message.itemId, 200) && (message.decision === 'keep' || message.decision === 'discard' || message.decision === 'show')
+        ? { type: 'applyDecision', itemId: message.itemId, decision: message.decision }
+        : undefined;
     case 'enableAndRetry':
       return isText(message.tool, 200) && message.tool !== '' ? { type: 'enableAndRetry', tool: message.tool } : undefined;
     default:

@@ -181,6 +181,17 @@ export class ChatController {
     return true;
   }
 
+  /** Shows an item that belongs to no turn (an Apply to File proposal), or updates it; saved with the chat. */
+  showItem(item: TranscriptItem): void {
+    this.upsert(item);
+    this.env.save(this.conversation);
+  }
+
+  /** The item with this id in the chat shown now, if it is there. */
+  item(id: string): TranscriptItem | undefined {
+    return this.conversation.items.find((i) => i.id === id);
+  }
+
   /** A tool call the person started in the panel (Apply to File): a turn of its own, with its card, approval, Undo row and log record. */
   async runPersonToolCall(name: string, args: Record<string, unknown>): Promise<ToolResult> {
     if (this.busy) throw new Error('A reply is still being written; stop it or wait for it first.');

@@ -70,6 +70,7 @@ const transcript = new TranscriptView(log, {
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
   code: (message) => post(message),
   enableAndRetry: (tool) => post({ type: 'enableAndRetry', tool }),
+  applyDecision: (itemId, decision) => post({ type: 'applyDecision', itemId, decision }),
 });
 const turnActions = new TurnActionsView(transcript, log, post);
 const history = new HistoryList(root, post, () => input.focus());

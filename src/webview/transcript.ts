@@ -1,4 +1,5 @@
-import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
+import { revealHiddenCharacters, type ApplyDecision, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
+import { applyCard } from './applyCard';
 import { errorCard, keepRetryOnNewestError } from './errorCard';
 import { approvalCard, decisionBadge, decisionLine, offerFocus, readableArguments } from './approvalCard';
 import { decorateCodeBlocks, type CodeBlockMessage } from './codeBlocks';
@@ -21,6 +22,8 @@ export interface TranscriptActions {
   code(message: CodeBlockMessage): void;
   /** Enables the switched-off tool a model called and asks again. */
   enableAndRetry(tool: string): void;
+  /** Keep, Undo or Show Diff on an Apply to File proposal. */
+  applyDecision(itemId: string, decision: ApplyDecision): void;
 }
 
 const STATUS_TEXT: Record<ToolCardStatus, string> = {
@@ -123,6 +126,8 @@ export class TranscriptView {
       }
       case 'turn':
         return this.turnRow(item);
+      case 'apply':
+        return applyCard(item, (id, decision) => this.actions.applyDecision(id, decision));
     }
   }
 

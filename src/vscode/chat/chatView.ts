@@ -6,7 +6,9 @@ import type { PickedContext } from './attachmentPicker';
 import type { ChatService } from './chatService';
 import type { ChatHistory } from './chatHistory';
 import { runTurnAction } from './turnActionMessages';
+import { readSettings } from '../settings';
 import { runCodeAction } from './codeActions';
+import type { ApplyPreviews } from './applyPreview';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -41,6 +43,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly panelState: () => HostMessage[] = () => [],
     private readonly history?: ChatHistory,
     private readonly pickContext: (usedChars: number) => Promise<PickedContext> = async () => ({ attachments: [] }),
+    private readonly previews?: ApplyPreviews,
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -152,7 +155,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         controller.decide(message.requestId, message.decision);
         return;
       case 'command':
-        await vscode.commands.executeCommand(VIEW_COMMANDS[message.command]);
+        // Set API Key from the panel is for the endpoint the chat uses: straight to its key, named.
+        await (message.command === 'setApiKey' ? vscode.commands.executeCommand(VIEW_COMMANDS.setApiKey, readSettings().provider) : vscode.commands.executeCommand(VIEW_COMMANDS[message.command]));
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
@@ -193,7 +197,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'insertCode':
       case 'applyCode':
       case 'newFile':
-        await runCodeAction(message, { controller, registry: this.chat.registry }, this.log);
+        if (message.type === 'applyCode' && !this.previews) return;
+        await runCodeAction(message, { controller, registry: this.chat.registry, previews: this.previews! }, this.log);
+        return;
+      case 'applyDecision':
+        await this.previews?.decide(message.itemId, message.decision);
         return;
     }
   }

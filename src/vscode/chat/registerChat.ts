@@ -14,6 +14,7 @@ import { registerReviewDiff } from './reviewDiff';
 import { AutoRetry } from './autoRetry';
 import { trustMessage } from './restrictedMode';
 import { ChatHistory } from './chatHistory';
+import { ApplyPreviews } from './applyPreview';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
 export function registerChat(
@@ -33,10 +34,12 @@ export function registerChat(
   shutdownFlushes.add(chat);
   const pick = (used: number) => (toolContext ? pickAttachment(toolContext, used, log) : Promise.resolve({ attachments: [], problem: 'Context cannot be attached here.' }));
   const trust = () => trustMessage(context.extension.packageJSON);
-  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store), pick);
+  const previews = new ApplyPreviews(() => chat.controller, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store), pick, previews);
   const autoRetry = new AutoRetry(chat);
   context.subscriptions.push(
     chat,
+    previews,
     view,
     mount(view),
     tools.onDidChange(() => chat.started && chat.controller.refreshMeta()),

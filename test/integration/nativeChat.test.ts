@@ -296,8 +296,9 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     await setRegistry([{ name: 'calculator', description: OVERRIDE }]);
     await waitFor(() => api.tools.list().length === 1, 'calculator registered');
     server = await ModelServer.start();
-    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
+    // One key per endpoint: the key is the server's, set while the settings name it.
     await setChatSettings({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'gpt-4o' });
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
   });
 
   after(async () => {
@@ -348,6 +349,25 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     assert.equal(messages[2].tool_call_id, call.callId);
     assert.equal(messages[2].content, '42');
   });
+
+  it('works with a keyless local server exactly as the panel does, and never sends it the OpenAI key', async () => {
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-openai-own', '');
+    try {
+      const [model] = await vscode.lm.selectChatModels({ vendor: 'toolbelt' });
+      const before = server.requests.length;
+      server.enqueue({ text: 'No key needed.' });
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Hello')], {});
+      let text = '';
+      for await (const chunk of response.text) text += chunk;
+      assert.equal(text, 'No key needed.');
+      assert.equal(server.requests[before].headers.authorization, 'Bearer not-needed', "no key for the local server: the SDK's placeholder, not OpenAI's key");
+    } finally {
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '', '');
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
+    }
+  });
+
   it('is never the model of the panel on provider "vscode": the panel says which VS Code models there are instead of calling itself', async () => {
     const api = await activateToolbelt();
     const before = server.requests.length;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { DEFAULT_SYSTEM_PROMPT } from '../../agent/prompt';
-import { ChatController, ChatSetupError, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
-import { customHost, labelOf } from '../../providers/errors';
+import { ChatController, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
+
 import { DEFAULT_MODELS } from '../../providers/defaults';
 import type { ChatProvider } from '../../providers/types';
-import type { ApiKeys } from '../apiKeys';
+import { requireKey, type ApiKeys } from '../apiKeys';
 import { readSettings } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import type { StoredConversation } from '../../chat/conversation';
@@ -130,15 +130,7 @@ export class ChatService implements vscode.Disposable {
       // A model of VS Code's (Copilot's, another extension's): chosen afresh each turn, as sign-ins come and go.
       return { provider: await vscodeModelProvider(settings.model), systemPrompt: settings.systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, maxToolRounds: settings.maxToolRounds };
     }
-    const apiKey = await this.keys.get(settings.provider);
-    // A custom OpenAI-compatible server (LM Studio, vLLM) usually wants no key; it says so with a 401 if it does.
-    if (!apiKey && this.keys.needsKey(settings.provider) && !customHost(settings.provider, settings.baseUrl)) {
-      const variable = this.keys.environmentVariable(settings.provider);
-      throw new ChatSetupError(
-        `No ${labelOf(settings.provider)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to Ollama, which needs none.`,
-        'setApiKey',
-      );
-    }
+    const apiKey = await requireKey(this.keys, { provider: settings.provider, baseUrl: settings.baseUrl });
     const config = {
       provider: settings.provider,
       model: settings.model || DEFAULT_MODELS[settings.provider],

@@ -5,6 +5,7 @@ import { providerDisplayName, ProviderError } from '../../providers/errors';
 import { detectLocalServers, listModels, type ListedModel, type LocalServer } from '../../providers/modelList';
 import type { ProviderName, ServiceName } from '../../providers/providerNames';
 import type { ApiKeys } from '../apiKeys';
+import type { Endpoint } from '../../providers/endpoints';
 import { readSettings, SECTION } from '../settings';
 import { BACK, inputStep, pickStep } from './quickSteps';
 import { loadChatRuntime } from './runtimeLoader';
@@ -111,11 +112,17 @@ function needsKeyNow(draft: Draft): boolean {
   return !draft.apiKey && ((draft.provider === 'openai' && !draft.compatible) || draft.provider === 'gemini');
 }
 
+/** The endpoint the draft names: its key is stored for it alone. */
+function endpointOf(draft: Draft): Endpoint {
+  return { provider: draft.provider, baseUrl: draft.compatible || draft.provider === 'ollama' ? draft.baseUrl : '' };
+}
+
+/** Whether the key step is needed; a key stored for the endpoint (and only that one) is used as it is. */
 async function needsKey(deps: ConnectDeps, draft: Draft): Promise<boolean> {
-  if (draft.apiKey || !needsKeyNow(draft)) return false;
-  const stored = await deps.keys.get(draft.provider);
+  if (draft.apiKey) return false;
+  const stored = await deps.keys.get(endpointOf(draft));
   if (stored) draft.apiKey = stored;
-  return !stored;
+  return !stored && needsKeyNow(draft);
 }
 
 type ProviderItem = vscode.QuickPickItem & { choice?: ConnectStart; server?: LocalServer };
@@ -175,7 +182,7 @@ async function runStep(
 }
 
 async function providerItems(servers: LocalServer[], deps: ConnectDeps): Promise<ProviderItem[]> {
-  const keyState = async (provider: ProviderName) => ((await deps.keys.get(provider)) ? 'API key set' : 'needs an API key');
+  const keyState = async (provider: ProviderName) => ((await deps.keys.get({ provider })) ? 'API key set' : 'needs an API key');
   const found: ProviderItem[] = servers.map((server) => ({
     label: `${server.name} on this computer`,
     description: `${server.baseUrl} · ${server.models.length} model${server.models.length === 1 ? '' : 's'}`,
@@ -263,7 +270,7 @@ async function testAndSave(deps: ConnectDeps, draft: Draft): Promise<'saved' | '
     outcome = 'Not tested.';
   }
   const target = await deps.holdRetries(async () => {
-    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(draft.provider, draft.apiKey);
+    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(endpointOf(draft), draft.apiKey);
     return writeModelSettings({ provider: draft.provider, baseUrl, model });
   });
   deps.log.info(`Connect a model: ${name} · ${model} (${target}). ${outcome}`);

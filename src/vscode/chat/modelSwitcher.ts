@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
 import { customHost, providerDisplayName } from '../../providers/errors';
+import type { Endpoint } from '../../providers/endpoints';
 import { PROVIDER_NAMES, type ProviderName } from '../../providers/providerNames';
 import { readSettings } from '../settings';
 import { connectModel, type ConnectDeps, type ConnectStart } from './connectModel';
@@ -20,8 +21,7 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
     {
       label: `$(check) ${model}`,
       description: `${currentName} · current`,
-      // A custom server is asked without a key unless one is stored; it answers 401 if it wants one.
-      detail: customHost(settings.provider, settings.baseUrl) && !(await deps.keys.get(settings.provider)) ? 'no API key sent' : await keyState(deps, settings.provider),
+      detail: await keyState(deps, { provider: settings.provider, baseUrl: settings.baseUrl }),
       current: true,
     },
     { label: 'Switch to', kind: vscode.QuickPickItemKind.Separator },
@@ -52,12 +52,14 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
 
 async function providerItem(deps: ConnectDeps, provider: ProviderName, current: ProviderName | undefined): Promise<SwitchItem> {
   const name = providerDisplayName(provider);
-  return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, provider)].filter(Boolean).join(' · '), start: provider };
+  return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, { provider })].filter(Boolean).join(' · '), start: provider };
 }
 
-async function keyState(deps: ConnectDeps, provider: ProviderName): Promise<string> {
-  if (!deps.keys.needsKey(provider)) return provider === 'vscode' ? 'signs in through VS Code' : 'no API key needed';
-  return (await deps.keys.get(provider)) ? '$(key) API key set' : 'no API key set';
+/** The key of one endpoint: a server other than the providers' own is asked without a key unless one is stored for it. */
+async function keyState(deps: ConnectDeps, endpoint: Endpoint): Promise<string> {
+  if (endpoint.provider === 'vscode') return 'signs in through VS Code';
+  if (await deps.keys.get(endpoint)) return '$(key) API key set';
+  return deps.keys.needsKey(endpoint) ? 'no API key set' : endpoint.provider === 'ollama' ? 'no API key needed' : 'no API key sent';
 }
 
 function startOf(provider: ProviderName, baseUrl: string): ConnectStart {

@@ -5,7 +5,7 @@ import { labelOf } from '../../providers/errors';
 import { estimateTokens } from '../../providers/tokens';
 import type { ChatMessage, ToolCall } from '../../providers/types';
 import type { ChatTool, ToolParameters } from '../../tools/interface';
-import type { ApiKeys } from '../apiKeys';
+import { requireKey, type ApiKeys } from '../apiKeys';
 import { loadChatRuntime } from '../chat/runtimeLoader';
 import { readSettings, type SettingsWatcher } from '../settings';
 import type { ChatInformationShape, ChatProviderShape, RequestMessageShape, ResponseOptionsShape, ResponsePartShape } from './chatProviderApi';
@@ -48,10 +48,8 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
     if (settings.provider === 'vscode') {
       throw new Error('Toolbelt\'s model serves toolbelt.provider, which is "vscode" now: pick the model you want in the model picker directly.');
     }
-    const apiKey = await this.keys.get(settings.provider);
-    if (!apiKey && this.keys.needsKey(settings.provider)) {
-      throw new Error(`No ${labelOf(settings.provider)} API key is set: run "Toolbelt: Set API Key".`);
-    }
+    // The same key rule as the panel's: a keyless local server works here too.
+    const apiKey = await requireKey(this.keys, { provider: settings.provider, baseUrl: settings.baseUrl });
     const provider = loadChatRuntime().createProvider({
       provider: settings.provider,
       model: modelName(),

@@ -42,9 +42,13 @@ export class ApiKeys {
     return (variable && process.env[variable]?.trim()) || undefined;
   }
 
-  /** Whether a request cannot go without a key: only the providers' own services refuse one; a server elsewhere says so with a 401. */
+  /**
+   * Whether a request cannot go without a key: OpenAI's and Gemini's own services, and any Gemini
+   * endpoint (its protocol always carries one). An OpenAI-compatible server elsewhere or Ollama is
+   * asked without a key, and says so with a 401 if it wants one.
+   */
   needsKey(endpoint: Endpoint): boolean {
-    return endpointIdentity(endpoint).own;
+    return endpointIdentity(endpoint).own || endpoint.provider === 'gemini';
   }
 
   environmentVariable(endpoint: Endpoint): string | undefined {
@@ -95,8 +99,9 @@ export async function requireKey(keys: ApiKeys, endpoint: Endpoint): Promise<str
   const apiKey = await keys.get(endpoint);
   if (apiKey || !keys.needsKey(endpoint)) return apiKey;
   const variable = keys.environmentVariable(endpoint);
+  const identity = keys.identity(endpoint);
   throw new ChatSetupError(
-    `No ${labelOf(endpoint.provider)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to a local server (Ollama, LM Studio), which needs none.`,
+    `No ${labelOf(endpoint.provider)} API key is set${identity.own ? '' : ` for ${identity.host}`}. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to a local server (Ollama, LM Studio), which needs none.`,
     'setApiKey',
   );
 }

@@ -115,6 +115,8 @@ describe('ApiKeys: one key per endpoint', () => {
     assert.equal(keys.needsKey({ provider: 'gemini' }), true);
     assert.equal(keys.needsKey(LOCAL), false);
     assert.equal(keys.needsKey({ provider: 'ollama' }), false);
+    assert.equal(keys.needsKey({ provider: 'gemini', baseUrl: 'https://proxy.example.com' }), true, "Gemini's protocol always carries a key");
+    await assert.rejects(requireKey(keys, { provider: 'gemini', baseUrl: 'https://proxy.example.com' }), /No Gemini API key is set for proxy\.example\.com\./);
     assert.equal(await requireKey(keys, LOCAL), undefined);
     await assert.rejects(requireKey(keys, { provider: 'openai' }), (error: unknown) => error instanceof ChatSetupError && /No OpenAI API key is set/.test(error.message));
   });

@@ -177,7 +177,7 @@ export class ChatController {
   compare(turnId: string, path: string): boolean {
     const copy = this.checkpoints.skippedCopy(turnId, path);
     if (!copy || !this.env.compare) return false;
-    this.env.compare(copy.before, copy.absolute, `${path}: before the turn ↔ now`);
+    this.env.compare(copy.before, copy.absolute, copy.before ? `${path}: before the turn ↔ now` : `${path}: before the turn (no such file) ↔ now`);
     return true;
   }
 
@@ -329,8 +329,9 @@ export class ChatController {
   private showUndone(result: UndoResult): void {
     const item = this.turnItem(result.turnId);
     if (!item) return;
-    const skipped = result.skipped.map((s) => ({ path: s.path, reason: s.reason, comparable: Boolean(s.before && s.absolute) }));
-    this.upsert({ ...item, problem: undefined, undone: { restored: result.restored, skipped } });
+    // A file the turn created has no copy from before: Compare shows it against an empty one.
+    const skipped = result.skipped.map((s) => ({ path: s.path, reason: s.reason, comparable: Boolean(s.absolute) }));
+    this.upsert({ ...item, problem: undefined, undone: { restored: result.restored, removed: result.removed ?? [], unchanged: result.unchanged ?? [], skipped } });
   }
 
   private turnItem(turnId: string): Extract<TranscriptItem, { kind: 'turn' }> | undefined {

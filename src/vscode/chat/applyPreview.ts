@@ -93,7 +93,7 @@ export class ApplyPreviews implements vscode.Disposable {
     const result = await chat.runPersonToolCall('write_file', { path: proposal.path, content: proposal.after });
     this.log.info(`Apply to File ${JSON.stringify(proposal.path)}: ${result.status}.`);
     if (result.status === 'ok') {
-      if (shown) this.update(shown, 'kept', `Kept: written to ${proposal.path}. "Undo this turn" below puts it back.`);
+      if (shown) this.update(shown, 'kept', 'Kept: the file is written. "Undo this turn" below puts it back.');
       await vscode.window.showTextDocument(proposal.uri, { preview: true, preserveFocus: true }).then(undefined, () => undefined);
     } else if (shown) {
       this.update(shown, 'failed', result.status === 'refused' ? `Not written: the write to ${proposal.path} was denied.` : `Not written: ${result.text}`);
@@ -127,6 +127,11 @@ export class ApplyPreviews implements vscode.Disposable {
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposal.proposedUri.toString());
     if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
   }
+}
+
+/** An empty read-only document named like `file`: the left side of a diff for a file that did not exist. */
+export function emptyDocument(file: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: APPLY_SCHEME, path: `/none~before/${path.basename(file)}` });
 }
 
 function idOf(uri: vscode.Uri): string {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
+import { parseWebviewMessage, type ContextSuggestion, type HostMessage, type TranscriptItem, type ViewCommand, type WebviewMessage } from '../../protocol';
 import type { PickedContext } from './attachmentPicker';
 import type { ChatService } from './chatService';
 import type { ChatHistory } from './chatHistory';
@@ -20,6 +20,7 @@ const VIEW_COMMANDS: Record<ViewCommand, string> = {
   setApiKey: 'toolbelt.setApiKey',
   openSettings: 'toolbelt.chat.openSettings',
   openTools: 'toolbelt.tools.focus',
+  configureTools: 'toolbelt.tools.configure',
   connectModel: 'toolbelt.chat.connectModel',
   trustWorkspace: 'workbench.trust.manage',
 };
@@ -44,6 +45,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly history?: ChatHistory,
     private readonly pickContext: (usedChars: number) => Promise<PickedContext> = async () => ({ attachments: [] }),
     private readonly previews?: ApplyPreviews,
+    /** What `#` offers at the input, and attaching one of them. */
+    private readonly suggestions?: { list(seq: number, query: string): Promise<ContextSuggestion[]>; attach(seq: number, index: number, used: number): Promise<PickedContext> },
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -145,6 +148,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.post({ type: 'attachments', ...picked });
         return;
       }
+      case 'suggestContext': {
+        const items = await (this.suggestions?.list(message.seq, message.query) ?? Promise.resolve([])).catch((error: unknown) => {
+          this.log.warn(`Could not list what # offers: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        });
+        this.post({ type: 'contextSuggestions', seq: message.seq, items });
+        return;
+      }
+      case 'attachSuggestion': {
+        const picked = await (this.suggestions?.attach(message.seq, message.index, message.used) ?? Promise.resolve({ attachments: [] })).catch((error: unknown) => ({ attachments: [], problem: `Could not attach: ${error instanceof Error ? error.message : String(error)}` }));
+        this.post({ type: 'attachments', ...picked });
+        return;
+      }
       case 'stop':
         controller.stop();
         return;
@@ -206,15 +222,28 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
-  private post(message: HostMessage): void {
+  private post(raw: HostMessage): void {
     const view = this.view;
     if (!view) return;
+    const message = this.withToolLabels(raw);
     try {
       view.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`Could not update the chat panel: ${String(error)}`));
     } catch (error) {
       // A view that is being disposed refuses messages; the next one gets the whole state on "ready".
       this.log.warn(`Could not update the chat panel: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** Tool cards carry the name settings give a tool (one name per tool in the UI), not only the one the model used. */
+  private withToolLabels(message: HostMessage): HostMessage {
+    const label = (item: TranscriptItem): TranscriptItem => {
+      if (item.kind !== 'tool' || item.label) return item;
+      const name = this.chat.toolLabel(item.name);
+      return name ? { ...item, label: name } : item;
+    };
+    if (message.type === 'item') return { ...message, item: label(message.item) };
+    if (message.type === 'state') return { ...message, state: { ...message.state, items: message.state.items.map(label) } };
+    return message;
   }
 
   private html(webview: vscode.Webview, dist: vscode.Uri): string {

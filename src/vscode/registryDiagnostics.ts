@@ -8,7 +8,7 @@ import type { WorkspaceTools } from './workspaceTools';
 
 /** How long the problems must stay the same before a toast: auto-save while typing settles first. */
 export const TOAST_QUIET_MS = 1500;
-/** Within this long after a keystroke in a settings file, the person is editing it: squiggles, no toast. */
+/** Within this long after a keystroke in a settings file's editor, the person is editing it: squiggles, no toast. */
 export const EDITING_MS = 10_000;
 
 /**
@@ -24,7 +24,7 @@ export function registerRegistryDiagnostics(context: vscode.ExtensionContext, to
   status.command = { command: 'workbench.actions.view.problems', title: 'Show the problems' };
   let latest: RegistryProblems = { warnings: [], errors: [] };
   let lastEdit = -Infinity;
-  const editing = () => scheduler.now() - lastEdit < EDITING_MS || (vscode.window.activeTextEditor !== undefined && isSettingsFile(vscode.window.activeTextEditor.document.uri));
+  const editing = () => scheduler.now() - lastEdit < EDITING_MS;
   const gate = new ProblemToastGate(scheduler, TOAST_QUIET_MS, (problems) => {
     if (editing()) log.info('Tool settings problems shown as squiggles only: the settings file is being edited.');
     else void toast(problems, log);
@@ -43,8 +43,10 @@ export function registerRegistryDiagnostics(context: vscode.ExtensionContext, to
       show(problems);
       gate.update(problems);
     }),
+    // Typing in the settings editor, not Toolbelt's own edits (to a document nobody has in front of them) nor a reload from disk (which leaves it clean).
     vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.contentChanges.length > 0 && isSettingsFile(event.document.uri)) lastEdit = scheduler.now();
+      const typing = event.contentChanges.length > 0 && event.document.isDirty && vscode.window.activeTextEditor?.document === event.document;
+      if (typing && isSettingsFile(event.document.uri)) lastEdit = scheduler.now();
     }),
     // The ranges follow the text: after a save (the settings are read again) and on opening the file.
     vscode.workspace.onDidSaveTextDocument((document) => isSettingsFile(document.uri) && refresh()),

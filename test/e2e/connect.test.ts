@@ -65,6 +65,7 @@ describe('Connect a model, from the first failed send (browser, light theme)', f
 
     // A typed name is checked against the list shown.
     await workbench.pickOption('Type a model name…');
+    await quickInput().locator('.quick-input-message', { hasText: 'The model name as' }).waitFor();
     await box.fill('scripted-modle');
     await quickInput().locator('.quick-input-message', { hasText: 'did not list "scripted-modle" among its 2 models: did you mean scripted-model?' }).waitFor();
     await workbench.screenshot('connect-typed-name-light');

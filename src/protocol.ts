@@ -6,7 +6,7 @@ export type ToolCardStatus = 'pending' | 'awaiting_approval' | 'running' | 'ok' 
 export interface ApprovalView {
   requestId: string;
   summary: string;
-  reason: 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external';
+  reason: 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external' | 'unsandboxed';
   /** What "Allow for this chat" covers, in words, e.g. `Allow this exact command for this chat`. */
   scope?: string;
   /** For a command: the parts no rule allows. */

@@ -3,6 +3,7 @@ import { abortedError, ProviderError } from '../providers/errors';
 import { MAX_ANSWER_CHARS } from '../providers/limits';
 import { generatedCallId, linkedController } from '../providers/streaming';
 import type { ChatMessage, ChatProvider, ToolCall } from '../providers/types';
+import type { ToolCaller } from '../tools/caller';
 import type { ApprovedBy, ChatTool, ToolExecutor, ToolStatus } from '../tools/interface';
 import type { ToolContext } from '../tools/types';
 import { ContextPlanner, type ContextUsage } from './contextPlanner';
@@ -28,6 +29,8 @@ export interface AgentSettings {
   history?: ChatMessage[];
   /** For the default registry: asked before destructive calls and protected writes. */
   confirm?: ToolContext['confirm'];
+  /** Who the Agent's tool calls are for (the panel's chat turn, …): passed with every call it runs. */
+  caller?: ToolCaller;
   rgPath?: string;
 }
 
@@ -71,6 +74,7 @@ export class AgentLoop {
   private readonly maxToolRounds: number;
   private systemMessage: { role: 'system'; content: string } | undefined;
   private readonly planner = new ContextPlanner();
+  private readonly caller: ToolCaller | undefined;
 
   constructor(
     private provider: ChatProvider,
@@ -78,6 +82,7 @@ export class AgentLoop {
   ) {
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.maxToolRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    this.caller = options.caller;
     this.messages = [...(options.history ?? [])];
     const sessionContextFilePath = options.sessionContextFilePath ?? DEFAULT_SESSION_CONTEXT_FILE;
     const workspaceRoot = path.resolve(options.workspaceRoot ?? process.cwd());
@@ -134,7 +139,7 @@ export class AgentLoop {
   }
 
   async saveContext(reason: string): Promise<string> {
-    return (await this.toolRegistry.run('save_session_context', { reason })).text;
+    return (await this.toolRegistry.run('save_session_context', { reason }, this.caller ? { caller: this.caller } : {})).text;
   }
 
   /** Forgets the conversation (the system prompt stays). */
@@ -256,7 +261,7 @@ export class AgentLoop {
           continue;
         }
         yield { type: 'tool_call_start', id: call.id, name: call.name, arguments: call.arguments };
-        const result = await this.toolRegistry.run(call.name, checked.args, { signal });
+        const result = await this.toolRegistry.run(call.name, checked.args, { signal, ...(this.caller ? { caller: this.caller } : {}) });
         yield { ...this.end(call, result.text, result.status, result.durationMs), ...(result.approvedBy ? { approvedBy: result.approvedBy } : {}) };
       }
       if (signal?.aborted) {

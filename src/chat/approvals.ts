@@ -1,5 +1,6 @@
 import { revealHiddenCharacters as visible, type ApprovalDecision, type ApprovalRecord, type ApprovalView } from '../protocol';
 import type { ApprovedBy } from '../tools/interface';
+import { isProtectedPath, protectedArea } from '../tools/protectedPaths';
 import type { ConfirmationRequest } from '../tools/types';
 
 /** How much of a proposed file the card shows (the Review diff shows all of it). */
@@ -133,7 +134,7 @@ export function approvalScope(request: ConfirmationRequest): ApprovalScope {
 export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 'paths'>): string {
   switch (request.reason) {
     case 'protected':
-      return whyProtected((request.paths ?? []).find(isProtected) ?? '');
+      return whyProtected((request.paths ?? []).find(isProtectedPath) ?? '');
     case 'sensitive':
       return 'The file matches toolbelt.tools.sensitiveFiles: it may hold secrets, and what a tool reads goes to the model.';
     case 'command':
@@ -142,6 +143,8 @@ export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 
       return 'toolbelt.approvals.writes is "always": every change to a file asks first.';
     case 'external':
       return 'Tools from MCP servers and other extensions ask before each call unless you tick "run without asking" in the Tools view.';
+    case 'unsandboxed':
+      return 'No OS sandbox is available here, so this command would run with all your access: every command asks (toolbelt.sandbox.mode).';
     default:
       return request.tool === 'run_bash'
         ? 'run_bash asks before every command: a command can do anything your account can.'
@@ -153,16 +156,16 @@ export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 
 
 /** Why a path is protected, in one line: what lives there and why a change to it is more than a file edit. */
 export function whyProtected(path: string): string {
-  const segments = path.split(/[\\/]/).map((s) => s.toLowerCase());
-  if (segments.includes('.git')) return '.git/ holds the repository itself and its hooks, which run code on every commit.';
-  if (segments.includes('.vscode')) return '.vscode/ holds workspace settings and tasks that change what tools and commands run.';
-  if (path.toLowerCase().endsWith('.code-workspace')) return 'A .code-workspace file holds workspace settings that change what tools and commands run.';
-  return '.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code.';
-}
-
-function isProtected(path: string): boolean {
-  const segments = path.split(/[\\/]/).map((s) => s.toLowerCase());
-  return segments.includes('.git') || segments.includes('.vscode') || path.toLowerCase().endsWith('.code-workspace');
+  switch (protectedArea(path)) {
+    case 'git':
+      return '.git/ holds the repository itself and its hooks, which run code on every commit.';
+    case 'vscode':
+      return '.vscode/ holds workspace settings and tasks that change what tools and commands run.';
+    case 'workspace-file':
+      return 'A .code-workspace file holds workspace settings that change what tools and commands run.';
+    default:
+      return '.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code.';
+  }
 }
 
 function proposedPreview(path: string, content: string): { path: string; content: string; truncated: boolean } {

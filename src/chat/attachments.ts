@@ -95,11 +95,6 @@ export function chipsOf(attachments: readonly Attachment[] = []): { attachments?
   return { attachments: attachments.map(({ kind, path, range, notice }) => ({ kind, path, ...(range ? { range } : {}), ...(notice ? { notice } : {}) })) };
 }
 
-/** Characters the attachments hold, as counted against `totalChars`. */
-export function attachedChars(attachments: readonly Attachment[]): number {
-  return attachments.reduce((sum, a) => sum + a.content.length, 0);
-}
-
 function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

@@ -1,8 +1,9 @@
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, HostMessage, TranscriptItem } from '../protocol';
-import type { UndoResult } from '../tools/checkpointRestore';
+import type { UndoOptions, UndoResult } from '../tools/checkpointRestore';
 import type { ToolResult } from '../tools/interface';
-import type { ChangeTarget, ConfirmationRequest } from '../tools/types';
+import type { ToolCaller } from '../tools/caller';
+import type { ConfirmationRequest } from '../tools/types';
 import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
 import { chipsOf, withAttachments } from './attachments';
 import type { AgentConstructor, ChatEnvironment } from './chatEnvironment';
@@ -126,7 +127,7 @@ export class ChatController {
     return applied;
   }
 
-  /** The ToolContext confirm hook: the running tool's card asks the person. */
+  /** The turn's confirm hook: the running tool's card asks the person. */
   confirm(request: ConfirmationRequest): Promise<boolean> {
     if (this.approvals.isPreApproved(request)) {
       request.decidedBy = 'rule';
@@ -140,21 +141,31 @@ export class ChatController {
     });
   }
 
+  /** This chat as the caller of the running turn's tool calls: its cards ask, its turn records undo, its summary is saved. */
+  private turnCaller(): ToolCaller {
+    const summary = () => this.sessionContext;
+    return {
+      kind: 'panel',
+      chatId: this.conversation.id,
+      label: 'Toolbelt chat',
+      get sessionContext() {
+        return summary();
+      },
+      confirm: (request) => this.confirm(request),
+      beforeChange: (targets) => this.checkpoints.beforeChange(targets),
+    };
+  }
+
   /** What a write waiting for approval proposes, for the Review diff. */
   proposedChange(requestId: string): ConfirmationRequest['proposed'] {
     return this.approvals.waitingRequest(requestId)?.proposed;
-  }
-
-  /** The ToolContext's before-change hook: records what the running turn's tools change, for undo. */
-  beforeChange(targets: readonly ChangeTarget[]): Promise<void> {
-    return this.busy ? this.checkpoints.beforeChange(targets) : Promise.resolve();
   }
 
   /** Puts back what one turn's tools changed (the newest turn not undone yet). */
   async undoTurn(turnId: string): Promise<UndoResult> {
     if (this.busy) throw new Error('Wait for the reply to finish (or stop it) before undoing a turn.');
     try {
-      const result = await this.checkpoints.undoTurn(turnId);
+      const result = await this.checkpoints.undoTurn(turnId, this.undoOptions());
       this.showUndone(result);
       return result;
     } catch (error) {
@@ -167,10 +178,16 @@ export class ChatController {
   /** Undoes the newest turn of this chat that changed files; what was restored and what was skipped. */
   async undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }> {
     if (this.busy) throw new Error('Wait for the reply to finish (or stop it) before undoing a turn.');
-    const result = await this.checkpoints.undoLastTurn(this.conversation.id);
+    const result = await this.checkpoints.undoLastTurn(this.conversation.id, this.undoOptions());
     if (!result) return { restored: [], skipped: [] };
     this.showUndone(result);
     return { restored: result.restored, skipped: result.skipped.map((s) => s.path) };
+  }
+
+  /** Undo asks the person (through the editor) before it changes protected paths. */
+  private undoOptions(): UndoOptions {
+    const confirm = this.env.confirmProtectedUndo;
+    return confirm ? { confirmProtected: (paths) => confirm(paths) } : {};
   }
 
   /** Opens the difference between a skipped file as the turn left it and as it is now. */
@@ -198,7 +215,7 @@ export class ChatController {
     let result: ToolResult | undefined;
     await this.startTurn(async (signal) => {
       await this.checkpoints.begin(`${this.conversation.id}:${this.turn}`, this.conversation.id);
-      const turn = { registry: this.env.registry, cardId: this.toolItemId('person'), upsert: (item: TranscriptItem) => this.upsert(item), cardResultChars: CARD_RESULT_CHARS };
+      const turn = { registry: this.env.registry, caller: this.turnCaller(), cardId: this.toolItemId('person'), upsert: (item: TranscriptItem) => this.upsert(item), cardResultChars: CARD_RESULT_CHARS };
       result = await runPersonToolCall({ ...turn, setAsking: (id) => (this.currentToolItem = id) }, name, args, signal).finally(() => this.finishTurnRecord());
       return result.text;
     });
@@ -260,6 +277,7 @@ export class ChatController {
       const [setup, Agent] = await Promise.all([this.env.setup(), this.env.loadAgent()]);
       agent = new Agent(setup.provider, {
         toolRegistry: this.env.registry,
+        caller: this.turnCaller(),
         systemPrompt: setup.systemPrompt,
         maxToolRounds: setup.maxToolRounds,
         history: this.conversation.messages,

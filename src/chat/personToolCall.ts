@@ -1,10 +1,13 @@
 import type { TranscriptItem } from '../protocol';
+import type { ToolCaller } from '../tools/caller';
 import type { ToolResult } from '../tools/interface';
 import type { ToolRegistry } from '../tools/registry';
 
 /** What a chat gives a tool call the person started from the panel (Apply to File). */
 export interface PersonToolCallTurn {
   registry: Pick<ToolRegistry, 'run'>;
+  /** The chat as the call's caller (its approvals, its undo record). */
+  caller: ToolCaller;
   /** The card's item id for this call. */
   cardId: string;
   /** Shows or updates the call's card. */
@@ -25,7 +28,7 @@ export async function runPersonToolCall(turn: PersonToolCallTurn, name: string, 
   turn.upsert({ kind: 'tool', id: turn.cardId, name, arguments: argumentsText, status: 'running' });
   turn.setAsking(turn.cardId);
   try {
-    const result = await turn.registry.run(name, args, { signal });
+    const result = await turn.registry.run(name, args, { signal, caller: turn.caller });
     turn.upsert({
       kind: 'tool',
       id: turn.cardId,

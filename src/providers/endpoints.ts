@@ -1,52 +1,52 @@
-// Which endpoint a key belongs to: the provider and the host of its base URL. A key is stored for
-// one endpoint and sent to no other, so an OpenAI key never reaches a custom server and a custom
-// server's key never reaches OpenAI. Pure (no vscode).
 import { DEFAULT_BASE_URLS } from './defaults';
-import { PROVIDER_LABELS, type ProviderName } from './providerNames';
+import { labelOf } from './errors';
+import type { ServiceName } from './providerNames';
 
+/**
+ * Where requests go: a provider at a host. A key belongs to one endpoint and is sent nowhere
+ * else — an OpenAI key never to a custom server, a custom server's key never to OpenAI.
+ */
 export interface Endpoint {
-  provider: ProviderName;
-  /** `toolbelt.baseUrl` as set ('' for the provider's own service). */
-  baseUrl?: string;
+  provider: ServiceName;
+  /** `host[:port]` of the base URL, lower case; the provider's default host without one. */
+  host: string;
+  /** The provider's own service (api.openai.com, Gemini's API, a local Ollama at its default address). */
+  official: boolean;
 }
 
-export interface EndpointIdentity {
-  /** `openai`, `gemini` for the providers' own services; `openai@127.0.0.1:1234` for a server elsewhere. */
-  id: string;
-  /** The provider's own service (OpenAI's API, Gemini's API): it needs a key, and its environment variable counts. */
-  own: boolean;
-  /** The host (with port) keys for a custom server are stored under. */
-  host?: string;
-  /** Who the key is for, in a sentence: "OpenAI", "the server at 127.0.0.1:1234". */
-  label: string;
-  /** The short form for titles: "OpenAI", "127.0.0.1:1234". */
-  shortLabel: string;
+/** The environment variables that hold a key for a provider's own service (never for another host). */
+const ENV_VARIABLES: Partial<Record<ServiceName, string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY' };
+
+export function endpointOf(provider: ServiceName, baseUrl?: string): Endpoint {
+  const fallback = hostOf(DEFAULT_BASE_URLS[provider]);
+  const host = (baseUrl?.trim() && hostOf(baseUrl.trim())) || fallback;
+  return { provider, host, official: host === fallback };
 }
 
-const OWN_HOSTS: Partial<Record<ProviderName, string>> = {
-  openai: 'api.openai.com',
-  gemini: 'generativelanguage.googleapis.com',
-};
-
-/** The endpoint a provider and base URL name. */
-export function endpointIdentity(endpoint: Endpoint): EndpointIdentity {
-  const { provider } = endpoint;
-  const own = OWN_HOSTS[provider];
-  const configured = (endpoint.baseUrl ?? '').trim();
-  if (provider === 'vscode') return { id: 'vscode', own: false, label: PROVIDER_LABELS.vscode, shortLabel: 'VS Code' };
-  const host = hostOf(configured || (provider === 'ollama' ? DEFAULT_BASE_URLS.ollama : ''));
-  if (own && (!host || host === own)) return { id: provider, own: true, label: PROVIDER_LABELS[provider], shortLabel: PROVIDER_LABELS[provider] };
-  const where = host || '(no address)';
-  const label = provider === 'ollama' ? `Ollama at ${where}` : `the server at ${where}`;
-  return { id: `${provider}@${where}`, own: false, host: where, label, shortLabel: provider === 'ollama' ? `Ollama at ${where}` : where };
+/** The name SecretStorage keeps the endpoint's key under. */
+export function secretName(endpoint: Endpoint): string {
+  return `toolbelt.apiKey.${endpoint.provider}@${endpoint.host}`;
 }
 
-/** The host and port of a base URL, lower-case; the text itself (bounded) when it is no URL. */
-export function hostOf(baseUrl: string): string {
-  if (!baseUrl) return '';
+/** Who a person is asked a key for: `OpenAI`, `Gemini`, `Ollama`, `the server at 127.0.0.1:1234`. */
+export function endpointLabel(endpoint: Endpoint): string {
+  return endpoint.official ? labelOf(endpoint.provider) : `the server at ${endpoint.host}`;
+}
+
+/** OpenAI's and Gemini's own services need a key; any other server is asked without one (it answers 401 if it wants one). */
+export function keyRequired(endpoint: Endpoint): boolean {
+  return endpoint.official && (endpoint.provider === 'openai' || endpoint.provider === 'gemini');
+}
+
+/** The environment variable read for the endpoint's key: only for the provider's own service. */
+export function keyVariable(endpoint: Endpoint): string | undefined {
+  return endpoint.official ? ENV_VARIABLES[endpoint.provider] : undefined;
+}
+
+function hostOf(url: string): string {
   try {
-    return new URL(baseUrl).host.toLowerCase();
+    return new URL(url).host.toLowerCase();
   } catch {
-    return baseUrl.trim().toLowerCase().slice(0, 120);
+    return url.toLowerCase().slice(0, 200);
   }
 }

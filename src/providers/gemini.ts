@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { toGeminiTools } from './geminiSchema';
+import { toGeminiRequestTools } from './geminiSchema';
 import { resolveLimits, type ModelLimits } from './contextWindow';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS } from './defaults';
 import { describeBody } from './errorText';
@@ -181,7 +181,7 @@ export function toGeminiRequest(request: Pick<ChatRequest, 'messages' | 'tools'>
   return {
     contents,
     ...(system ? { systemInstruction: { parts: [{ text: system }] } } : {}),
-    ...(request.tools.length > 0 ? { tools: [toGeminiTools(request.tools)] } : {}),
+    ...(request.tools.length > 0 ? { tools: [toGeminiRequestTools(request.tools)] } : {}),
   };
 }
 

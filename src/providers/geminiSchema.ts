@@ -1,22 +1,14 @@
+import type { GeminiTools } from '../tools/formats';
 import type { ChatTool, JsonSchema } from '../tools/interface';
 
 /*
- * Gemini's tool format. It lives with the providers so the chat bundle (dist/chat.js) needs
- * nothing from src/tools at run time; src/tools/formats.ts re-exports it for the registry.
+ * Gemini's tools as the provider sends them: the declarations' schemas fitted to the OpenAPI subset
+ * Gemini accepts. It lives with the providers so the chat bundle (dist/chat.js) needs nothing from
+ * src/tools at run time (the shapes are types, which vanish).
  */
 
-/** A function declaration as Gemini's `tools[].functionDeclarations` takes it. */
-export interface GeminiFunctionDeclaration {
-  name: string;
-  description: string;
-  parameters?: JsonSchema;
-}
-
-export interface GeminiTools {
-  functionDeclarations: GeminiFunctionDeclaration[];
-}
-
-export function toGeminiTools(tools: readonly ChatTool[]): GeminiTools {
+/** The declarations for a request, each schema fitted to Gemini (see toGeminiSchema). */
+export function toGeminiRequestTools(tools: readonly ChatTool[]): GeminiTools {
   return {
     functionDeclarations: tools.map(({ function: fn }) => {
       const parameters = toGeminiSchema(fn.parameters);

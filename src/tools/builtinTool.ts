@@ -1,10 +1,37 @@
 import { validateArguments } from './arguments';
-import type { ApprovedBy, ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
+import { contextCaller, type ToolCaller } from './caller';
+import { obtainConsent, unasked, type ConsentPlan } from './consent';
+import type { ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
 import { LIMITS } from './manifest';
-import type { ConfirmationRequest, ToolContext, ToolDefinition, ToolRisk } from './types';
+import type { ToolContext, ToolDefinition, ToolRisk } from './types';
 
-/** How a builtin runs: arguments already checked against its schema. */
-export type ToolHandler = (args: Record<string, unknown>, ctx: ToolContext, options: ToolExecuteOptions) => Promise<string>;
+/** What a builtin's run gets beside its arguments: the call's Stop, its caller, and what consent worked out. */
+export interface ToolCall<Prepared = unknown> {
+  signal?: AbortSignal;
+  caller: ToolCaller;
+  plan: ConsentPlan<Prepared>;
+}
+
+/**
+ * Whether a call needs a person, worked out from its arguments and the workspace alone (it
+ * resolves paths and reads settings, but asks nobody and changes nothing). Throws for a call
+ * that cannot run (a path outside the workspace, a file that is not there).
+ */
+export type ToolConsent<Prepared = unknown> = (args: Record<string, unknown>, ctx: ToolContext, signal?: AbortSignal) => Promise<ConsentPlan<Prepared>>;
+
+/** How a builtin runs once its consent is given: arguments already checked against its schema. */
+export type ToolHandler<Prepared = unknown> = (args: Record<string, unknown>, ctx: ToolContext, call: ToolCall<Prepared>) => Promise<string>;
+
+/** A builtin's implementation: its consent function (none: it never asks) and its run. */
+export interface BuiltinImplementation {
+  consent?: ToolConsent;
+  run: ToolHandler;
+}
+
+/** Pairs a consent function with the run that uses what it prepared. */
+export function builtin<Prepared>(consent: ToolConsent<Prepared>, run: ToolHandler<Prepared>): BuiltinImplementation {
+  return { consent, run } as BuiltinImplementation;
+}
 
 /** A manifest entry bound to its implementation and the workspace it works in. */
 export class BuiltinTool implements ExecutableTool {
@@ -14,7 +41,7 @@ export class BuiltinTool implements ExecutableTool {
 
   constructor(
     readonly definition: ToolDefinition,
-    private readonly handler: ToolHandler,
+    private readonly implementation: BuiltinImplementation,
     private readonly context: ToolContext,
     descriptionOverride?: string,
   ) {
@@ -34,10 +61,21 @@ export class BuiltinTool implements ExecutableTool {
     return this.schema;
   }
 
-  async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
-    options.signal?.throwIfAborted();
+  /** What this call would need: refused, questions for a person, or nothing. Throws for arguments or paths that cannot work. */
+  async consent(args: Record<string, unknown>, options: Pick<ToolExecuteOptions, 'signal'> = {}): Promise<ConsentPlan> {
     const checked = validateArguments(this.name, this.definition.parameters, args);
-    return this.handler(checked, pausingWhileAsked(this.context, options), options);
+    return this.plan(checked, options.signal);
+  }
+
+  async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const checked = validateArguments(this.name, this.definition.parameters, args);
+    const plan = await this.plan(checked, signal);
+    const caller = options.caller ?? contextCaller(this.context);
+    await obtainConsent(plan, this.context, { caller, args: checked, signal, pauseBudget: options.pauseBudget, approval: options.approval });
+    signal?.throwIfAborted();
+    return this.implementation.run(checked, this.context, { signal, caller, plan });
   }
 
   /** A tool with a `timeoutSeconds` parameter (run_bash) gets that long, plus time to stop and report. */
@@ -49,34 +87,12 @@ export class BuiltinTool implements ExecutableTool {
     const seconds = Number.isFinite(asked) && asked > 0 ? Math.min(asked, max) : LIMITS.bashDefaultTimeoutSeconds;
     return seconds * 1000 + STOP_ALLOWANCE_MS;
   }
+
+  private plan(args: Record<string, unknown>, signal?: AbortSignal): Promise<ConsentPlan> {
+    const consent = this.implementation.consent;
+    return consent ? consent(args, this.context, signal) : Promise.resolve(unasked(this.name, undefined));
+  }
 }
 
 /** Time a tool with its own timeout gets beyond it: killing a process tree and reporting takes a few seconds. */
 const STOP_ALLOWANCE_MS = 5000;
-
-/**
- * The context with `confirm` bound to this call: the call's budget pauses while a person
- * decides, and the call's approval slot records who decided.
- */
-function pausingWhileAsked(context: ToolContext, options: ToolExecuteOptions): ToolContext {
-  const { pauseBudget, approval } = options;
-  if (!context.confirm || (!pauseBudget && !approval)) return context;
-  const confirm = async (request: ConfirmationRequest): Promise<boolean> => {
-    const resume = pauseBudget?.();
-    try {
-      const allowed = await context.confirm!(request);
-      if (approval) approval.by = strongerOf(approval.by, allowed ? (request.decidedBy ?? 'person') : 'refused');
-      return allowed;
-    } finally {
-      resume?.();
-    }
-  };
-  return new Proxy(context, { get: (target, key) => (key === 'confirm' ? confirm : Reflect.get(target, key, target)) });
-}
-
-/** A call asked more than once is as approved as its least automatic answer: a refusal stays, a person outranks a rule. */
-const RANK: Record<ApprovedBy, number> = { auto: 0, rule: 1, person: 2, refused: 3 };
-
-function strongerOf(current: ApprovedBy | undefined, next: ApprovedBy): ApprovedBy {
-  return current !== undefined && RANK[current] > RANK[next] ? current : next;
-}

@@ -24,6 +24,8 @@ export interface CommandPart {
   reason: string;
   /** Files its redirections (or find -fprint/-delete) write to. */
   writes?: string[];
+  /** The settings entry that allowed or denied it, as written (none: a built-in judgement). */
+  rule?: string;
 }
 export interface CommandJudgement {
   verdict: CommandVerdict;
@@ -222,7 +224,7 @@ function judgeLevels(levels: Level[], text: string, writes: string[], cautions: 
   const extras = [...cautions, ...(writes.length > 0 ? [`it writes to ${writes.join(', ')}`] : [])];
   // Before the parts of a string it runs (eval, sh -c), which are judged on the way.
   const at = ctx.parts.length;
-  const part = (verdict: CommandVerdict, reason: string) => pushPart(ctx, text, verdict, reason, writes, at);
+  const part = (verdict: CommandVerdict, reason: string, rule?: Rule) => pushPart(ctx, text, verdict, reason, writes, at, rule?.entry);
   let regexUnchecked = false;
   for (const level of levels) {
     for (const rule of ctx.rules.denied) {
@@ -230,7 +232,7 @@ function judgeLevels(levels: Level[], text: string, writes: string[], cautions: 
       const onText = rule.regex && level === levels[0] ? testRegex(rule.regex, text) : false;
       if (onWords === true || onText === true) {
         const runs = level === levels[0] ? '' : ` (it runs \`${clip(joinWords(level.words))}\`)`;
-        return part('deny', `denied by ${describeRule(rule)}${runs}`);
+        return part('deny', `denied by ${describeRule(rule)}${runs}`, rule);
       }
       if (onWords === undefined || onText === undefined) regexUnchecked = true;
     }
@@ -239,6 +241,7 @@ function judgeLevels(levels: Level[], text: string, writes: string[], cautions: 
   // Checked even when a rule allows the shell itself, so a denied command inside the string is found.
   const nested = nestedString(innermost)?.(ctx);
   let allowedBy: string | undefined;
+  let allowedRule: Rule | undefined;
   let refusal: string | undefined;
   let tried = levels[0];
   for (const [index, level] of levels.entries()) {
@@ -247,14 +250,14 @@ function judgeLevels(levels: Level[], text: string, writes: string[], cautions: 
     const hit = matching.find((rule) => !rule.words || rule.words.length >= level.minRuleWords);
     if (!hit && matching.length > 0) refusal = `${describeRule(matching[0])} names only \`${joinWords(level.words.slice(0, matching[0].words?.length), true)}\`, not the command it runs`;
     const last = index === levels.length - 1;
-    if (hit) allowedBy = `allowed by ${describeRule(hit)}`;
+    if (hit) [allowedBy, allowedRule] = [`allowed by ${describeRule(hit)}`, hit];
     else if (last && nested) [allowedBy, refusal] = nested.allowed ? [nested.reason] : [undefined, nested.reason];
     else if (last && innermost[0].literal && HARMLESS_BUILTINS.has(innermost[0].value)) allowedBy = 'a builtin without side effects';
     if (allowedBy || !level.wrapper?.transparent) break;
   }
   if (regexUnchecked) return part('ask', ['too long to test against the /regex/ rules', ...extras].join('; '));
   if (!innermost[0].literal) return part('ask', [`the command name \`${innermost[0].raw}\` is only known when it runs`, ...extras].join('; '));
-  if (allowedBy) return part(extras.length > 0 ? 'ask' : 'allow', extras.length > 0 ? `${allowedBy}, but ${extras.join('; ')}` : allowedBy);
+  if (allowedBy) return part(extras.length > 0 ? 'ask' : 'allow', extras.length > 0 ? `${allowedBy}, but ${extras.join('; ')}` : allowedBy, allowedRule);
   return part('ask', [refusal ?? `\`${clip(joinWords(tried.words, true))}\` is not in the allowed commands`, ...extras].join('; '));
 }
 
@@ -365,8 +368,8 @@ function evaluatesVariables(node: Unbash.SyntaxNode): boolean {
   }
 }
 
-function pushPart(ctx: Context, text: string, verdict: CommandVerdict, reason: string, writes: string[], at = ctx.parts.length): void {
-  const part: CommandPart = { text: clip(text), verdict, reason, ...(writes.length > 0 ? { writes } : {}) };
+function pushPart(ctx: Context, text: string, verdict: CommandVerdict, reason: string, writes: string[], at = ctx.parts.length, rule?: string): void {
+  const part: CommandPart = { text: clip(text), verdict, reason, ...(writes.length > 0 ? { writes } : {}), ...(rule !== undefined ? { rule } : {}) };
   if (at === ctx.parts.length) ctx.parts.push(part);
   else ctx.parts.splice(at, 0, part);
 }

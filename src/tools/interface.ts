@@ -1,24 +1,10 @@
-/** A JSON Schema object as the tool-calling APIs accept it (the subset the manifest uses). */
-export interface JsonSchema {
-  type?: 'object' | 'string' | 'number' | 'integer' | 'boolean' | 'array';
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: readonly (string | number | boolean)[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  default?: unknown;
-  [keyword: string]: unknown;
-}
+import type { ToolCaller } from './caller';
+import type { ConsentPlan } from './consent';
+import type { ToolParameters } from './schema';
+import type { ApprovedBy } from './types';
 
-/** The parameters of a tool: always a JSON Schema of type "object". */
-export interface ToolParameters extends JsonSchema {
-  type: 'object';
-  properties: Record<string, JsonSchema>;
-}
+export type { JsonSchema, ToolParameters } from './schema';
+export type { ApprovedBy } from './types';
 
 /** A tool as the OpenAI Chat Completions API (and Ollama) receives it. */
 export interface ChatTool {
@@ -34,6 +20,11 @@ export interface ToolExecuteOptions {
   /** Aborting stops the tool; run_bash kills its whole process tree. */
   signal?: AbortSignal;
   /**
+   * Who asks for this call: how to ask the person, where its undo record goes, its conversation.
+   * Without one, the call uses the hooks of the tool's ToolContext (`confirm`, `beforeChange`).
+   */
+  caller?: ToolCaller;
+  /**
    * Stops the call's wall-clock budget while a person decides (an approval); call the
    * returned function to start it again. Set by the registry.
    */
@@ -46,9 +37,6 @@ export interface ToolExecuteOptions {
   approval?: { by?: ApprovedBy };
 }
 
-/** Who let a call run: nobody needed to (`auto`), a `person`, a `rule`; or it was `refused`. */
-export type ApprovedBy = 'auto' | 'person' | 'rule' | 'refused';
-
 /** A tool the registry can offer to a model and run. */
 export interface ExecutableTool {
   readonly name: string;
@@ -56,6 +44,11 @@ export interface ExecutableTool {
   execute(args: Record<string, unknown>, options?: ToolExecuteOptions): Promise<string>;
   /** How long one call with these arguments may run before it is stopped; the registry's default otherwise. */
   budgetMs?(args: Record<string, unknown>): number | undefined;
+  /**
+   * What a call with these arguments would need before it runs (refused, questions for a person,
+   * nothing), without asking or changing anything. Tools without it never ask.
+   */
+  consent?(args: Record<string, unknown>, options?: Pick<ToolExecuteOptions, 'signal'>): Promise<ConsentPlan>;
 }
 
 /** How a tool call ended: as data, so no caller guesses from the wording of the text. */

@@ -1,8 +1,9 @@
 import { CallBudget, realScheduler, type Scheduler } from './callBudget';
-import { toGeminiTools, toOpenAITools, type GeminiTools } from './formats';
+import type { ToolCaller } from './caller';
+import { unasked, type ConsentPlan } from './consent';
+import { toGeminiTools, toOpenAITools, type GeminiTools, type ToolFormat } from './formats';
 import type { ApprovedBy, ChatTool, ExecutableTool, ToolExecuteOptions, ToolExecutor, ToolResult, ToolStatus } from './interface';
 import { ToolCancelledError, ToolRefusedError } from './toolErrors';
-import type { ServiceName } from '../providers/providerNames';
 
 /** How long one tool call may run when the tool names no budget of its own. */
 export const DEFAULT_TOOL_BUDGET_MS = 60_000;
@@ -26,6 +27,8 @@ export interface ToolRunReport {
   result: ToolResult;
   /** When the call was asked for, in milliseconds since the epoch. */
   startedAt: number;
+  /** Who asked for it (undefined: a library call with the context's own hooks). */
+  caller?: ToolCaller;
 }
 
 export type ToolRunListener = (report: ToolRunReport) => void;
@@ -115,7 +118,7 @@ export class ToolRegistry implements ToolExecutor {
    * (registration order kept). OpenAI and Ollama get ChatTool[]; Gemini gets
    * `{functionDeclarations}`.
    */
-  getToolsForProvider(provider: Exclude<ServiceName, 'gemini'>, allowedTools?: string[]): ChatTool[];
+  getToolsForProvider(provider: Exclude<ToolFormat, 'gemini'>, allowedTools?: string[]): ChatTool[];
   getToolsForProvider(provider: 'gemini', allowedTools?: string[]): GeminiTools;
   getToolsForProvider(provider: string, allowedTools?: string[]): ChatTool[] | GeminiTools;
   getToolsForProvider(provider: string, allowedTools?: string[]): ChatTool[] | GeminiTools {
@@ -150,17 +153,29 @@ export class ToolRegistry implements ToolExecutor {
   async run(name: string, args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<ToolResult> {
     const startedAt = this.now();
     const callArgs = args ?? {};
-    const result = await this.runUnreported(name, callArgs, options.signal);
-    this.report({ name, args: callArgs, result, startedAt });
+    const result = await this.runUnreported(name, callArgs, options);
+    this.report({ name, args: callArgs, result, startedAt, ...(options.caller ? { caller: options.caller } : {}) });
     return result;
   }
 
-  private runUnreported(name: string, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolResult> | ToolResult {
+  /**
+   * What a call would need before it runs — refused, questions for a person, or nothing — without
+   * running or asking anything: for VS Code's confirmation card, MCP and `toolbelt policy explain`.
+   * Rejects when the tool is missing or disabled, or the arguments or paths cannot work.
+   */
+  async consent(name: string, args: Record<string, unknown>, options: Pick<ToolExecuteOptions, 'signal'> = {}): Promise<ConsentPlan> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`Tool "${name}" not found`);
+    if (!entry.enabled) throw new ToolRefusedError(`Tool "${name}" is not available (it is disabled)`);
+    return entry.tool.consent ? entry.tool.consent(args ?? {}, options) : unasked(name, undefined);
+  }
+
+  private runUnreported(name: string, args: Record<string, unknown>, options: ToolExecuteOptions): Promise<ToolResult> | ToolResult {
     const entry = this.entries.get(name);
     if (!entry) return { text: `Error: tool "${name}" not found`, status: 'error', durationMs: 0 };
     if (!entry.enabled) return { text: `Error: tool "${name}" is not available (it is disabled)`, status: 'refused', durationMs: 0, approvedBy: 'refused' };
-    if (signal?.aborted) return { text: `Not run: ${name} was stopped before it started.`, status: 'cancelled', durationMs: 0 };
-    return new CallRun(entry.tool, args, signal, budgetOf(entry.tool, args, this.defaultBudgetMs), this.stopGraceMs, this.scheduler).result;
+    if (options.signal?.aborted) return { text: `Not run: ${name} was stopped before it started.`, status: 'cancelled', durationMs: 0 };
+    return new CallRun(entry.tool, args, options, budgetOf(entry.tool, args, this.defaultBudgetMs), this.stopGraceMs, this.scheduler).result;
   }
 
   private report(report: ToolRunReport): void {
@@ -207,16 +222,21 @@ class CallRun {
   /** Filled in by the tool when someone (or a rule) decides whether it may go ahead. */
   private readonly approval: { by?: ApprovedBy } = {};
 
+  private readonly signal: AbortSignal | undefined;
+  private readonly caller: ToolCaller | undefined;
+
   constructor(
     private readonly tool: ExecutableTool,
     args: Record<string, unknown>,
-    private readonly signal: AbortSignal | undefined,
+    options: ToolExecuteOptions,
     private readonly budgetMs: number,
     private readonly graceMs: number,
     private readonly scheduler: Scheduler,
   ) {
+    this.signal = options.signal;
+    this.caller = options.caller;
     this.budget = new CallBudget(budgetMs, () => this.stop('budget'), scheduler);
-    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
     // One promise, settled by whichever comes first: the tool's end, or the grace after a stop.
     this.result = new Promise<ToolResult>((resolve) => (this.settle = resolve));
     void this.work(args).then((result) => this.end(result));
@@ -237,6 +257,7 @@ class CallRun {
         signal: this.controller.signal,
         pauseBudget: () => this.budget.pause(),
         approval: this.approval,
+        ...(this.caller ? { caller: this.caller } : {}),
       });
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
       if (this.stopReason === 'budget') return this.ended(`${this.overBudget()}\n\n${text}`);

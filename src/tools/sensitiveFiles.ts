@@ -1,9 +1,11 @@
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { ConsentQuestion, PolicyRule } from './consent';
 import { parseGlob } from './globPattern';
-import type { ApprovedBy } from './interface';
 import { ripgrepReadsGlob } from './ripgrep';
-import type { ConfirmationRequest, ToolContext } from './types';
-import { PathRefusedError, type ResolvedPath } from './workspacePaths';
+import { sensitiveLinkGlob, type FileIdentity } from './sensitiveLinks';
+import type { ToolContext } from './types';
+import type { ResolvedPath } from './workspacePaths';
 
 /** The setting people change to say which files are sensitive (named in messages). */
 export const SENSITIVE_SETTING = 'toolbelt.tools.sensitiveFiles';
@@ -91,58 +93,95 @@ function namesOf(ctx: ToolContext, target: ResolvedPath): string[] {
   return names;
 }
 
-export interface SensitiveAccess {
-  tool: string;
-  args: Record<string, unknown>;
-  signal?: AbortSignal;
-  approval?: { by?: ApprovedBy };
-}
-
 /**
- * A file that matches `ctx.sensitiveGlobs` is read only when a person says so: asked with
- * `reason: 'sensitive'`, refused where nobody can be asked. Throws PathRefusedError.
+ * A file that matches `ctx.sensitiveGlobs` is read only when a person says so: the question for
+ * reading `target`, refused where nobody can be asked. A file is known by its names (the real
+ * path and the one given) and, with more than one link, by what it is: a hard link to `.env`
+ * counts as `.env` (sensitiveLinks.ts). Undefined when it is not sensitive.
  */
-export async function requireSensitiveConsent(ctx: ToolContext, target: ResolvedPath, access: SensitiveAccess): Promise<void> {
+export async function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPath, identity?: FileIdentity, signal?: AbortSignal): Promise<ConsentQuestion | undefined> {
+  let why: string | undefined;
+  let rule: PolicyRule = { setting: SENSITIVE_SETTING };
   const glob = sensitiveGlobFor(ctx.sensitiveGlobs, namesOf(ctx, target));
-  if (glob === undefined) return;
-  const why = `it matches "${glob}" in ${SENSITIVE_SETTING}`;
-  await askPerson(ctx, access, target.display, {
+  if (glob !== undefined) [why, rule] = [`it matches "${glob}" in ${SENSITIVE_SETTING}`, { setting: SENSITIVE_SETTING, entry: glob }];
+  else if (identity) {
+    const linked = await sensitiveLinkGlob(ctx, identity, (relative) => sensitiveGlobFor(ctx.sensitiveGlobs, [relative]), signal);
+    if (linked !== undefined) why = `it is a hard link to a file that matches ${linked.startsWith('(') ? linked : `"${linked}"`} in ${SENSITIVE_SETTING}`;
+    if (linked !== undefined && !linked.startsWith('(')) rule = { setting: SENSITIVE_SETTING, entry: linked };
+  }
+  if (why === undefined) return undefined;
+  return {
+    reason: 'sensitive',
     summary: `Read ${target.display}, which may hold secrets (${why})`,
+    paths: [target.display],
     nobody: `"${target.display}" may hold secrets (${why}); reading it needs the person's say, and none can be asked here. It was not read.`,
     declined: `The user declined: reading ${target.display}, which may hold secrets. It was not read.`,
-  });
+    rule,
+  };
 }
+
+/** Files inside a moved folder looked at one by one; past this a folder move out of a glob asks. */
+export const MOVE_SCAN_MAX_ENTRIES = 10_000;
 
 /**
- * Moving a sensitive file (or a folder a glob like `secrets/**` covers) to where no glob
- * matches would let read_file read it without asking: that move needs the person's say too.
+ * Moving a sensitive file, or a folder holding one, to where no glob matches would let read_file
+ * read it without asking: that move needs the person's say too. A folder is looked into (up to
+ * MOVE_SCAN_MAX_ENTRIES entries, then it asks) so `secrets/*.json` covers `move secrets public`.
  */
-export async function requireSensitiveMoveConsent(ctx: ToolContext, source: ResolvedPath, destination: ResolvedPath, isDirectory: boolean, access: SensitiveAccess): Promise<void> {
-  const withInside = (names: string[]) => (isDirectory ? [...names, ...names.map((n) => `${n}/${INSIDE_PROBE}`)] : names);
-  const glob = sensitiveGlobFor(ctx.sensitiveGlobs, withInside(namesOf(ctx, source)));
-  if (glob === undefined || sensitiveGlobFor(ctx.sensitiveGlobs, withInside(namesOf(ctx, destination))) !== undefined) return;
-  const why = `it matches "${glob}" in ${SENSITIVE_SETTING}; as "${destination.display}" it would not`;
-  await askPerson(ctx, access, source.display, {
+export async function sensitiveMoveQuestion(
+  ctx: ToolContext,
+  source: ResolvedPath,
+  destination: ResolvedPath,
+  isDirectory: boolean,
+  signal?: AbortSignal,
+): Promise<ConsentQuestion | undefined> {
+  if (!ctx.sensitiveGlobs?.length) return undefined;
+  const sourceNames = namesOf(ctx, source);
+  const destinationNames = namesOf(ctx, destination);
+  const exposed = (inside: string) => {
+    const glob = sensitiveGlobFor(ctx.sensitiveGlobs, sourceNames.map((n) => joinInside(n, inside)));
+    return glob !== undefined && sensitiveGlobFor(ctx.sensitiveGlobs, destinationNames.map((n) => joinInside(n, inside))) === undefined ? glob : undefined;
+  };
+  let found: { glob: string; file?: string } | undefined;
+  const direct = exposed('');
+  if (direct !== undefined) found = { glob: direct };
+  else if (isDirectory) found = await exposedInside(source.absolute, exposed, signal);
+  if (!found) return undefined;
+  const what = found.file ? `${source.display}/${found.file}` : source.display;
+  const why = found.glob === TOO_MANY
+    ? `it holds more than ${MOVE_SCAN_MAX_ENTRIES.toLocaleString('en')} entries, too many to check against ${SENSITIVE_SETTING}`
+    : `${found.file ? `"${what}"` : 'it'} matches "${found.glob}" in ${SENSITIVE_SETTING}; as part of "${destination.display}" it would not`;
+  return {
+    reason: 'sensitive',
     summary: `Move ${source.display}, which may hold secrets, to ${destination.display} (${why})`,
+    paths: [source.display, destination.display],
     nobody: `"${source.display}" may hold secrets (${why}); moving it there needs the person's say, and none can be asked here. Nothing was moved.`,
     declined: `The user declined: moving ${source.display}, which may hold secrets, to ${destination.display}. Nothing was moved.`,
-  }, [source.display, destination.display]);
+    rule: found.glob === TOO_MANY ? { builtin: 'moving a folder too large to check for sensitive files asks' } : { setting: SENSITIVE_SETTING, entry: found.glob },
+  };
 }
 
-/** A name no file has, standing for "anything inside this folder". */
-const INSIDE_PROBE = '\u0000inside';
+const TOO_MANY = '\u0000too-many';
 
-async function askPerson(
-  ctx: ToolContext,
-  access: SensitiveAccess,
-  display: string,
-  words: { summary: string; nobody: string; declined: string },
-  paths: string[] = [display],
-): Promise<void> {
-  if (!ctx.confirm) throw new PathRefusedError(words.nobody);
-  const request: ConfirmationRequest = { tool: access.tool, reason: 'sensitive', summary: words.summary, args: access.args, paths, signal: access.signal };
-  const approved = await ctx.confirm(request);
-  access.signal?.throwIfAborted();
-  if (!approved) throw new PathRefusedError(words.declined);
-  if (access.approval) access.approval.by = request.decidedBy ?? 'person';
+function joinInside(name: string, inside: string): string {
+  return inside ? `${name}/${inside}` : name;
+}
+
+/** The first entry below `folder` (its path inside it) that a move would expose, breadth first. */
+async function exposedInside(folder: string, exposed: (inside: string) => string | undefined, signal?: AbortSignal): Promise<{ glob: string; file?: string } | undefined> {
+  const queue = [''];
+  let seen = 0;
+  while (queue.length > 0) {
+    signal?.throwIfAborted();
+    const dir = queue.shift()!;
+    const entries = await fs.readdir(path.join(folder, dir), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (++seen > MOVE_SCAN_MAX_ENTRIES) return { glob: TOO_MANY };
+      const inside = dir ? `${dir}/${entry.name}` : entry.name;
+      const glob = exposed(inside);
+      if (glob !== undefined) return { glob, file: inside };
+      if (entry.isDirectory()) queue.push(inside);
+    }
+  }
+  return undefined;
 }

@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { ToolHandler } from './builtinTool';
-import { describeRefusal, judgeCommand, partsToApprove, type CommandJudgement } from './commandPolicy';
-import type { ApprovedBy } from './interface';
+import { builtin } from './builtinTool';
+import { describeRefusal, judgeCommand, partsToApprove, type CommandJudgement, type CommandPart } from './commandPolicy';
+import { unasked, type ConsentPlan, type PolicyPart, type PolicyRule } from './consent';
 import { LIMITS } from './manifest';
 import { processIsolation, type IsolationKind } from './processIsolation';
 import { PidNamespace } from './pidNamespace';
 import { NamespaceKiller, ProcessTracker, type TreeKiller } from './processTree';
-import { ToolRefusedError } from './toolErrors';
-import type { ConfirmationRequest, ToolContext } from './types';
-import { requireConsent, resolveWorkspacePath } from './workspacePaths';
+import type { ToolContext } from './types';
+import { resolveWorkspacePath } from './workspacePaths';
 
 /** After SIGTERM, how long the process tree has to exit before SIGKILL (short, so Stop ends a call within ~1 s). */
 const KILL_GRACE_MS = 500;
@@ -49,48 +48,73 @@ export class HeadTailBuffer {
   }
 }
 
-export const runBash: ToolHandler = async (args, ctx, { signal, approval }) => {
-  const command = args.command as string;
-  const timeoutSeconds = (args.timeoutSeconds as number | undefined) ?? LIMITS.bashDefaultTimeoutSeconds;
-  const cwd = (await resolveWorkspacePath(ctx, '.')).absolute;
-  const summary = `Run \`${command}\``;
-  const policy = ctx.commandPolicy;
-  if (!policy) await requireConsent(ctx, { tool: 'run_bash', args, summary, targets: [], destructive: true, signal });
-  else await applyCommandRules(judgeCommand(command, policy), { ctx, args, summary, signal, approval });
-  signal?.throwIfAborted();
-  return runCommand(command, cwd, timeoutSeconds * 1000, signal);
-};
-
-interface RuleCheck {
-  ctx: ToolContext;
-  args: Record<string, unknown>;
-  summary: string;
-  signal?: AbortSignal;
-  approval?: { by?: ApprovedBy };
+interface BashPlan {
+  command: string;
+  cwd: string;
 }
 
 /**
- * The person's command rules decide before anything runs: a denied part refuses the call (with
- * or without a confirm hook); all parts allowed runs it without asking; otherwise the parts no
- * rule allows are asked about. Without a confirm hook an `ask` runs, as every run_bash call does
- * there: enabling the tool was the consent, and only a deny rule says otherwise.
+ * Without command rules every command asks (`destructive`); with them a denied part refuses the
+ * call (with or without a person), all parts allowed runs it unasked, and otherwise the parts no
+ * rule allows are asked about. Nobody to ask: it runs — enabling the tool was the consent, and
+ * only a deny rule says otherwise.
  */
-async function applyCommandRules(judgement: CommandJudgement, { ctx, args, summary, signal, approval }: RuleCheck): Promise<void> {
-  if (judgement.verdict === 'deny') throw new ToolRefusedError(describeRefusal(judgement));
-  if (judgement.verdict === 'allow') {
-    if (approval) approval.by = 'rule';
-    return;
+async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, signal?: AbortSignal): Promise<ConsentPlan<BashPlan>> {
+  const command = args.command as string;
+  const cwd = (await resolveWorkspacePath(ctx, '.', { signal })).absolute;
+  const plan = unasked('run_bash', { command, cwd });
+  const summary = `Run \`${command}\``;
+  const policy = ctx.commandPolicy;
+  if (!policy) {
+    plan.questions.push({ reason: 'destructive', summary, declined: `The user declined: ${summary}. Nothing was changed.`, rule: NO_RULES });
+    plan.parts = judgeCommand(command, NO_POLICY).parts.map((part) => ({ text: part.text, verdict: 'ask', reason: 'no command rules are set, so every command asks', rule: NO_RULES }));
+    return plan;
   }
-  if (!ctx.confirm) return;
-  const parts = partsToApprove(judgement);
-  const unallowed = parts.length > 0 ? ` — no rule allows ${parts.map((p) => `\`${p.text}\``).join(', ')}` : '';
-  const problem = judgement.problem ? ` — ${judgement.problem}` : '';
-  const request: ConfirmationRequest = { tool: 'run_bash', reason: 'command', summary: `${summary}${problem}${unallowed}`, args, parts: parts.map((p) => p.text), signal };
-  const approved = await ctx.confirm(request);
-  signal?.throwIfAborted();
-  if (!approved) throw new ToolRefusedError(`The user declined: ${summary}. Nothing was run.`);
-  if (approval) approval.by = request.decidedBy ?? 'person';
+  const judgement = judgeCommand(command, policy);
+  plan.parts = judgement.parts.map(policyPart);
+  if (judgement.verdict === 'deny') {
+    plan.refusal = describeRefusal(judgement);
+    plan.refusedBy = plan.parts.find((part) => part.verdict === 'deny')?.rule;
+  } else if (judgement.verdict === 'allow') {
+    plan.allowedByRule = 'toolbelt.runBash.allowedCommands';
+    plan.allowedBy = { setting: 'toolbelt.runBash.allowedCommands' };
+  } else {
+    const parts = partsToApprove(judgement);
+    const unallowed = parts.length > 0 ? ` — no rule allows ${parts.map((p) => `\`${p.text}\``).join(', ')}` : '';
+    const problem = judgement.problem ? ` — ${judgement.problem}` : '';
+    plan.questions.push({
+      reason: 'command',
+      summary: `${summary}${problem}${unallowed}`,
+      parts: parts.map((p) => p.text),
+      declined: `The user declined: ${summary}. Nothing was run.`,
+      rule: askRule(judgement),
+    });
+  }
+  return plan;
 }
+
+// Where each part's verdict comes from, for `toolbelt policy explain`.
+const NO_POLICY = Object.freeze({ allowed: [], denied: [] });
+const NO_RULES: PolicyRule = { builtin: 'run_bash asks before every command while no toolbelt.runBash rules are set' };
+const UNCOVERED: PolicyRule = { builtin: 'a part no allow rule covers (or one that writes files) asks' };
+const HARMLESS: PolicyRule = { builtin: 'a part that changes nothing (an assignment, true, test) or only runs allowed commands (eval, sh -c) runs' };
+
+function policyPart(part: CommandPart): PolicyPart {
+  const rule: PolicyRule =
+    part.verdict === 'ask' ? UNCOVERED
+      : part.rule === undefined ? HARMLESS
+        : { setting: part.verdict === 'deny' ? 'toolbelt.runBash.deniedCommands' : 'toolbelt.runBash.allowedCommands', entry: part.rule };
+  return { text: part.text, verdict: part.verdict, reason: part.reason, rule };
+}
+
+function askRule(judgement: CommandJudgement): PolicyRule {
+  return judgement.problem !== undefined && judgement.parts.every((part) => part.verdict !== 'ask') ? { builtin: 'a command that cannot be fully analysed asks' } : UNCOVERED;
+}
+
+export const runBash = builtin(bashConsent, async (args, _ctx, { signal, plan }) => {
+  const timeoutSeconds = (args.timeoutSeconds as number | undefined) ?? LIMITS.bashDefaultTimeoutSeconds;
+  return runCommand(plan.prepared.command, plan.prepared.cwd, timeoutSeconds * 1000, signal);
+});
 
 export interface RunCommandOptions {
   /** Use this mechanism instead of the detected one (tests force 'process-group'). */

@@ -1,10 +1,11 @@
 import { ToolArgumentError, validateArguments } from './arguments';
-import type { ApprovedBy, ChatTool, ExecutableTool, ToolExecuteOptions, ToolParameters } from './interface';
+import { contextCaller } from './caller';
+import { obtainConsent, unasked, type ConsentPlan } from './consent';
+import type { ChatTool, ExecutableTool, ToolExecuteOptions, ToolParameters } from './interface';
 import { LIMITS } from './manifest';
 import type { ExternalCatalogTool } from './toolCatalog';
-import { ToolRefusedError } from './toolErrors';
 import type { ToolSource } from './toolSource';
-import type { ConfirmationRequest, ToolContext, ToolRisk } from './types';
+import type { ToolContext, ToolRisk } from './types';
 
 /** The most text one call of an outside tool hands the model (the same cap as run_bash's output). */
 export const EXTERNAL_OUTPUT_MAX_CHARS = LIMITS.bashOutputMaxChars;
@@ -48,46 +49,40 @@ export class ExternalTool implements ExecutableTool {
     return this.schema;
   }
 
+  /** Every call asks (`external`) unless the person ticked "run without asking"; nobody to ask: refused. */
+  async consent(args: Record<string, unknown>): Promise<ConsentPlan> {
+    checkExternalArguments(this.name, this.entry.parameters, args);
+    const plan = unasked(this.name, undefined);
+    if (this.options.runsWithoutAsking()) {
+      plan.allowedByRule = 'run without asking';
+      plan.allowedBy = { choice: `"run without asking" for ${this.entry.name}` };
+      return plan;
+    }
+    const where = `${this.entry.source.kind === 'mcp' ? 'MCP server' : 'extension source'} "${this.entry.source.label}"`;
+    plan.questions.push({
+      reason: 'external',
+      summary: `Run ${this.entry.toolName} from ${where}`,
+      nobody:
+        `${this.entry.name} comes from ${where} and asks before each call, but nobody can be asked here. ` +
+        'Tick "run without asking" for it in the Toolbelt tools view to let it run.',
+      declined: `The person declined to run ${this.entry.name}.`,
+      rule: { builtin: 'tools from outside Toolbelt ask before each call' },
+    });
+    return plan;
+  }
+
   async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
-    options.signal?.throwIfAborted();
+    const { signal } = options;
+    signal?.throwIfAborted();
     const checked = checkExternalArguments(this.name, this.entry.parameters, args);
-    await this.approve(checked, options);
-    options.signal?.throwIfAborted();
-    const result = await this.options.source.call(this.entry.toolName, checked, { signal: options.signal });
+    const plan = await this.consent(checked);
+    const caller = options.caller ?? contextCaller(this.options.context);
+    await obtainConsent(plan, this.options.context, { caller, args: checked, signal, pauseBudget: options.pauseBudget, approval: options.approval });
+    signal?.throwIfAborted();
+    const result = await this.options.source.call(this.entry.toolName, checked, { signal });
     const text = capOutput(typeof result?.text === 'string' ? result.text : '');
     if (result?.isError) throw new Error(text || `${this.entry.source.label} reported an error without a message.`);
     return text;
-  }
-
-  private async approve(args: Record<string, unknown>, options: ToolExecuteOptions): Promise<void> {
-    if (this.options.runsWithoutAsking()) {
-      record(options, 'rule');
-      return;
-    }
-    const { context } = this.options;
-    const where = `${this.entry.source.kind === 'mcp' ? 'MCP server' : 'extension source'} "${this.entry.source.label}"`;
-    if (!context.confirm) {
-      throw new ToolRefusedError(
-        `${this.entry.name} comes from ${where} and asks before each call, but nobody can be asked here. ` +
-          'Tick "run without asking" for it in the Toolbelt tools view to let it run.',
-      );
-    }
-    const request: ConfirmationRequest = {
-      tool: this.name,
-      reason: 'external',
-      summary: `Run ${this.entry.toolName} from ${where}`,
-      args,
-      signal: options.signal,
-    };
-    const resume = options.pauseBudget?.();
-    let allowed: boolean;
-    try {
-      allowed = await context.confirm(request);
-    } finally {
-      resume?.();
-    }
-    record(options, allowed ? (request.decidedBy ?? 'person') : 'refused');
-    if (!allowed) throw new ToolRefusedError(`The person declined to run ${this.entry.name}.`);
   }
 }
 
@@ -114,11 +109,4 @@ export function checkExternalArguments(toolName: string, schema: ToolParameters,
 function capOutput(text: string): string {
   if (text.length <= EXTERNAL_OUTPUT_MAX_CHARS) return text;
   return `${text.slice(0, EXTERNAL_OUTPUT_MAX_CHARS)}\n\n[Output truncated: the first ${EXTERNAL_OUTPUT_MAX_CHARS} of ${text.length} characters are shown.]`;
-}
-
-const RANK: Record<ApprovedBy, number> = { auto: 0, rule: 1, person: 2, refused: 3 };
-
-function record(options: ToolExecuteOptions, by: ApprovedBy): void {
-  const slot = options.approval;
-  if (slot && (slot.by === undefined || RANK[slot.by] <= RANK[by])) slot.by = by;
 }

@@ -7,8 +7,10 @@ import type { ToolRunReport } from './registry';
 export interface ToolCallRecord {
   /** When the call was asked for, ISO 8601. */
   time: string;
-  /** The chat whose turn made the call; `none` outside a chat turn. */
+  /** The conversation the call belongs to (its caller's chat id); `none` for a call without a caller. */
   chatId: string;
+  /** Who asked: `Toolbelt chat`, `@toolbelt`, `VS Code's chat`, an MCP client's name. */
+  caller?: string;
   tool: string;
   /** The arguments, every string longer than MAX_ARGUMENT_CHARS cut. */
   args: Record<string, unknown>;
@@ -47,6 +49,7 @@ export function toRecord(report: ToolRunReport, chatId: string): ToolCallRecord 
     resultChars: result.text.length,
   };
   if (result.approvedBy) record.approvedBy = result.approvedBy;
+  if (report.caller) record.caller = report.caller.label ?? report.caller.kind;
   return record;
 }
 

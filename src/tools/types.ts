@@ -1,4 +1,7 @@
-import type { ToolParameters } from './interface';
+import type { ToolParameters } from './schema';
+
+/** Who let a call run: nobody needed to (`auto`), a `person`, a `rule`; or it was `refused`. */
+export type ApprovedBy = 'auto' | 'person' | 'rule' | 'refused';
 
 /** How much harm a tool can do: read-only, changes files, or runs programs. */
 export type ToolRisk = 'read' | 'write' | 'exec';
@@ -8,9 +11,10 @@ export type ToolRisk = 'read' | 'write' | 'exec';
  * path: .git/, .vscode/, *.code-workspace), `sensitive` (reading a file that matches
  * `sensitiveGlobs`), `command` (parts of a run_bash command no rule allows), `write` (the
  * person asked to review every write, `writeApprovals: 'always'`), `external` (a tool from an MCP
- * server or another extension: each call asks unless the person ticked "run without asking").
+ * server or another extension: each call asks unless the person ticked "run without asking"),
+ * `unsandboxed` (a command that would run without the OS sandbox, where none is available).
  */
-export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external';
+export type ConfirmationReason = 'destructive' | 'protected' | 'sensitive' | 'command' | 'write' | 'external' | 'unsandboxed';
 
 /** What a tool asks the user before a call that needs consent. */
 export interface ConfirmationRequest {

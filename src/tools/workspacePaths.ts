@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolRefusedError } from './toolErrors';
-import type { ConfirmationRequest, ToolContext } from './types';
+import type { ToolContext } from './types';
 
 /** A path that cannot be used as given (missing, malformed, a loop of links); the message is for the model. */
 export class WorkspacePathError extends Error {
@@ -81,81 +81,11 @@ export async function resolveWorkspacePath(ctx: ToolContext, input: unknown, opt
   return { absolute: real, root: realRoot, relative, display, exists, input: raw, followFinalLink };
 }
 
-/** `.git/`, `.vscode/` and `*.code-workspace`: writing them needs the user's say. */
-export function isProtectedPath(relative: string): boolean {
-  const segments = relative.split(/[\\/]/).filter(Boolean).map((s) => s.toLowerCase());
-  if (segments.some((s) => s === '.git' || s === '.vscode')) return true;
-  const last = segments[segments.length - 1] ?? '';
-  return last.endsWith('.code-workspace');
-}
-
-export interface ConsentRequest {
-  tool: string;
-  args: Record<string, unknown>;
-  summary: string;
-  targets: ResolvedPath[];
-  /** The tool needs consent for every call, whatever the path. */
-  destructive?: boolean;
-  /** Ask for this reason whatever the path (e.g. `command`: run_bash parts no rule allows). */
-  reason?: ConfirmationRequest['reason'];
-  /** For `command`: the parts to show. */
-  parts?: string[];
-  signal?: AbortSignal;
-}
-
-/**
- * Asks the user through `ctx.confirm` when a call is destructive, writes a protected path, has a
- * reason of its own, or is a write the person wants to review (`writeApprovals: 'always'`).
- * Without a confirm hook a destructive tool runs (enabling it was the consent) but a protected
- * write is refused. Throws PathRefusedError when refused, or when a target moved meanwhile.
- * Then, right before the tool changes anything, `ctx.beforeChange` records the targets (undo).
- */
-export async function requireConsent(ctx: ToolContext, request: ConsentRequest): Promise<void> {
-  const protectedTargets = request.targets.filter((t) => isProtectedPath(t.relative));
-  const review = ctx.writeApprovals === 'always' && REVIEWED_WRITES.has(request.tool);
-  if (request.destructive || request.reason || protectedTargets.length > 0 || review) {
-    await ask(ctx, request, protectedTargets, review);
-  }
-  if (request.targets.length > 0 && ctx.beforeChange) {
-    await ctx.beforeChange(request.targets.map(({ absolute, root, relative, display }) => ({ absolute, root, relative, display })));
-    request.signal?.throwIfAborted();
-  }
-}
-
-/** The tools whose every call asks when the person chose to review all writes (`writeApprovals: 'always'`). */
-const REVIEWED_WRITES = new Set(['write_file', 'move', 'remove', 'mkdir']);
-
-async function ask(ctx: ToolContext, request: ConsentRequest, protectedTargets: ResolvedPath[], review: boolean): Promise<void> {
-  if (!ctx.confirm) {
-    // Nobody can be asked: enabling a destructive tool was the consent, a protected write is refused.
-    if (protectedTargets.length === 0) return;
-    throw new PathRefusedError(
-      `"${protectedTargets[0].display}" is a protected path (.git/, .vscode/, *.code-workspace); ` +
-        'changing it needs the user\'s confirmation, and none can be asked here. It was not changed.',
-    );
-  }
-  const written = request.tool === 'write_file' ? request.targets[0] : undefined;
-  const confirmation: ConfirmationRequest = {
-    tool: request.tool,
-    reason: request.reason ?? (protectedTargets.length > 0 ? 'protected' : request.destructive ? 'destructive' : review ? 'write' : 'destructive'),
-    summary: request.summary,
-    args: request.args,
-    paths: request.targets.map((t) => t.display),
-    ...(request.parts ? { parts: request.parts } : {}),
-    ...(written && typeof request.args.content === 'string' ? { proposed: { absolute: written.absolute, display: written.display, content: request.args.content } } : {}),
-    signal: request.signal,
-  };
-  const approved = await ctx.confirm(confirmation);
-  request.signal?.throwIfAborted();
-  if (!approved) throw new PathRefusedError(`The user declined: ${request.summary}. Nothing was changed.`);
-  await assertUnchanged(ctx, request.targets, request.signal);
-}
-
 /**
  * While a person decided, a folder on the way may have been swapped for a symlink (or back):
  * resolve every target again and refuse when one no longer lands where it was approved.
  */
-async function assertUnchanged(ctx: ToolContext, targets: ResolvedPath[], signal?: AbortSignal): Promise<void> {
+export async function assertUnchanged(ctx: ToolContext, targets: readonly ResolvedPath[], signal?: AbortSignal): Promise<void> {
   for (const target of targets) {
     const again = await resolveWorkspacePath(ctx, target.input, { followFinalLink: target.followFinalLink, signal });
     if (again.absolute !== target.absolute) {

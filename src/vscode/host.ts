@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
 import { createApi } from './api';
 import { ApiKeys, registerApiKeyCommand } from './apiKeys';
-import type { ChatService } from './chat/chatService';
 import { CHAT_VIEW } from './chat/chatView';
 import { registerChat } from './chat/registerChat';
 import { readSettings, SettingsWatcher } from './settings';
 import { shutdownFlushes, stateStore } from './storage';
 import { registerToolCommands } from './toolCommands';
-import { confirmWithDialog, WorkspaceToolContext } from './toolContext';
+import { WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
+import { registerOtherAgents } from './otherAgents';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
 import { handOver } from './shellHandover';
@@ -31,31 +30,22 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const log = vscode.window.createOutputChannel('Toolbelt', { log: true });
   const watcher = new SettingsWatcher();
   const keys = new ApiKeys(context.secrets);
-  // The chat is built after the tools it uses; tools reach it through this late binding.
-  const late: { chat?: ChatService } = {};
-  // Tools read the chat's live state and ask it for approvals; outside a chat turn a dialog asks.
+  // Workspace facts only: each caller (the panel, @toolbelt, VS Code's chat) brings its own approvals and undo.
   const toolState = stateStore(context, 'tool-state.json', log);
-  const toolContext = new WorkspaceToolContext(
-    () => ({ systemPrompt: readSettings().systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, sessionContext: late.chat?.controller.sessionContext ?? '' }),
-    () => {
-      const controller = late.chat?.controller;
-      return controller?.busy ? (request) => controller.confirm(request) : confirmWithDialog;
-    },
-    { state: toolState, log, watcher, beforeChange: () => (late.chat?.started ? (targets) => late.chat!.controller.beforeChange(targets) : undefined) },
-  );
+  const toolContext = new WorkspaceToolContext({ state: toolState, log, watcher });
   const tools = new WorkspaceTools(toolState, toolContext, log, watcher);
   context.subscriptions.push(log, watcher, toolContext, tools, watcher.onDidChange((change) => change.excludes && toolContext.refreshExcludes()));
 
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
   registerCommandToolNote(context, tools);
+  context.subscriptions.push(registerOtherAgents(context, log));
   registerRegistryDiagnostics(context, tools, log);
   registerToolSources(context, tools, log);
   registerApiKeyCommand(context, keys, () => readSettings().provider);
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.
-  const toolLog = registerToolLog(context, tools, () => late.chat, log);
+  const toolLog = registerToolLog(context, tools, log);
   const chat = registerChat(context, tools, keys, watcher, log, (view) => shell.webviewView(CHAT_VIEW, view), toolContext);
-  late.chat = chat;
   registerNativeChat(context, { tools, toolContext, keys, watcher, log, targets: shell.chat });
 
   const hostMs = performance.now() - shell.loadStarted;

@@ -1,20 +1,15 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposables } from './dispose';
 import { buildTrustRules, type TrustRules } from '../tools/trustRules';
-import type { ChangeTarget, CommandPolicy, ConfirmationRequest, ToolContext } from '../tools/types';
+import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
+import type { CommandPolicy, ConfirmationRequest, ToolContext } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
-import { scopedConfirmer } from './nativeChat/preApproval';
 import { readExcludeGlobs, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
 
 /** Workspace state: the hash of the workspace allow-list the person accepted. */
 const ACCEPTED_COMMANDS_KEY = 'toolbelt.acceptedWorkspaceCommands';
-
-/** What the chat knows that tools may read: the live prompt and the conversation summary. */
-export interface SessionState {
-  readonly systemPrompt: string;
-  readonly sessionContext: string;
-}
 
 export type Confirmer = (request: ConfirmationRequest) => Promise<boolean>;
 
@@ -25,8 +20,6 @@ export interface TrustRuleOptions {
   log?: vscode.LogOutputChannel;
   /** Rebuilds the rules (and logs their problems) as soon as their settings change. */
   watcher?: SettingsWatcher;
-  /** Records what a tool is about to change (the running chat turn's undo); none outside a turn. */
-  beforeChange?: () => ((targets: readonly ChangeTarget[]) => Promise<void>) | undefined;
 }
 
 /** What the rules are now, for the API: the tools read the same values. */
@@ -38,10 +31,11 @@ export interface TrustRulesView {
 }
 
 /**
- * The ToolContext of the open workspace: every value is read when a tool asks, so folders,
- * settings and the chat's state are always current.
+ * The ToolContext of the open workspace: facts of the workspace only (folders, settings, rules),
+ * each read when a tool asks, so they are always current. What belongs to one call — who asks,
+ * its undo record, its conversation — comes with the call (ToolCaller), never from here.
  */
-export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
+export class WorkspaceToolContext extends Disposables implements ToolContext {
   private ripgrep: string | null | undefined;
   private excludes: string[] | undefined;
   private rules: { key: string; built: TrustRules } | undefined;
@@ -49,22 +43,18 @@ export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
   private acceptedHere: string | undefined;
   /** Workspace allow-lists already shown in this window (accepted or not): asked once. */
   private readonly offered = new Set<string>();
-  private readonly subscription: vscode.Disposable | undefined;
-
-  constructor(
-    private readonly session: () => SessionState,
-    private readonly confirmer: () => Confirmer,
-    private readonly trust: TrustRuleOptions = {},
-  ) {
-    this.subscription = trust.watcher?.onDidChange((change) => change.trustRules && this.currentRules());
+  constructor(private readonly trust: TrustRuleOptions = {}) {
+    super();
+    if (trust.watcher) this.register(trust.watcher.onDidChange((change) => change.trustRules && this.currentRules()));
   }
 
   get systemPrompt(): string {
-    return this.session().systemPrompt;
+    return readSettings().systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT;
   }
 
+  /** Conversations are the callers': a call without one has none. */
   get sessionContext(): string {
-    return this.session().sessionContext;
+    return '';
   }
 
   get sessionContextFilePath(): string {
@@ -99,15 +89,6 @@ export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
     return readWriteApprovals();
   }
 
-  beforeChange(targets: readonly ChangeTarget[]): Promise<void> {
-    return this.trust.beforeChange?.()?.(targets) ?? Promise.resolve();
-  }
-
-  confirm(request: ConfirmationRequest): Promise<boolean> {
-    // A call from VS Code's chat whose card the person already allowed is not asked again.
-    return (scopedConfirmer() ?? this.confirmer())(request);
-  }
-
   get sensitiveGlobs(): readonly string[] {
     return this.currentRules().sensitiveGlobs;
   }
@@ -123,10 +104,6 @@ export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
   describeRules(): TrustRulesView {
     const rules = this.currentRules();
     return { sensitiveGlobs: rules.sensitiveGlobs, commandPolicy: rules.commandPolicy, pendingWorkspaceCommands: rules.pendingWorkspaceCommands?.entries };
-  }
-
-  dispose(): void {
-    this.subscription?.dispose();
   }
 
   /**
@@ -190,7 +167,8 @@ export const confirmWithDialog: Confirmer = async (request) => {
     request.reason === 'protected' ? `Toolbelt: ${request.tool} wants to change a protected path`
       : request.reason === 'sensitive' ? `Toolbelt: ${request.tool} wants to read a file that may hold secrets`
         : request.reason === 'external' ? `Toolbelt: run ${request.tool}, a tool from outside Toolbelt?`
-          : `Toolbelt: allow ${request.tool}?`;
+          : request.reason === 'unsandboxed' ? 'Toolbelt: run this command without a sandbox?'
+            : `Toolbelt: allow ${request.tool}?`;
   const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: request.summary }, 'Allow');
   return choice === 'Allow';
 };

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MemoryToolCallLog, ToolCallLog, toRecord, type ToolCallRecord, type ToolCallSink } from '../tools/toolCallLog';
-import type { ChatService } from './chat/chatService';
 import { shutdownFlushes } from './storage';
 import type { WorkspaceTools } from './workspaceTools';
 
@@ -22,7 +21,6 @@ export const NO_CHAT = 'none';
 export function registerToolLog(
   context: vscode.ExtensionContext,
   tools: WorkspaceTools,
-  chat: () => Pick<ChatService, 'started' | 'controller'> | undefined,
   log: vscode.LogOutputChannel,
 ): ToolLogReader {
   const folder = storageFolder(context);
@@ -32,13 +30,9 @@ export function registerToolLog(
   // Not tied to context.subscriptions: VS Code disposes those right after calling deactivate().
   // Registered before the chat's flush, so it runs after it and keeps the records of a turn stopped at shutdown.
   shutdownFlushes.add(sink);
-  const chatId = () => {
-    const service = chat();
-    // `controller` is made on first use; a chat that has not started has no turn running.
-    return service?.started && service.controller.busy ? service.controller.conversationId : NO_CHAT;
-  };
   context.subscriptions.push(
-    tools.manager.registry.onDidRun((report) => sink.append(toRecord(report, chatId()))),
+    // Each call carries its caller: the panel's chat, an @toolbelt request, VS Code's chat, …
+    tools.manager.registry.onDidRun((report) => sink.append(toRecord(report, report.caller?.chatId ?? NO_CHAT))),
     vscode.commands.registerCommand('toolbelt.showToolLog', () => showToolLog(sink)),
   );
   return { log: () => sink.read() };

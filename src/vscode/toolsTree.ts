@@ -6,17 +6,13 @@ import type { RegisteredTool } from '../tools/toolManager';
 import { isLockedByTrust } from '../tools/trustPolicy';
 import type { ToolDefinition } from '../tools/types';
 import { ASKS_EACH_TIME, asksEachTime, riskLook } from './riskIcons';
-import { externalRows, type SourceNode } from './sources/sourceTree';
+import { externalRows } from './sources/sourceTree';
+import type { ToolsNode } from './toolsTreeNodes';
 import type { WorkspaceTools } from './workspaceTools';
 
 export const TOOLS_VIEW = 'toolbelt.tools';
 
-export type ToolsNode =
-  | { kind: 'group'; group: 'active' | 'available' }
-  | { kind: 'tool'; group: 'active'; tool: RegisteredTool }
-  | { kind: 'tool'; group: 'available'; tool: CatalogTool }
-  | { kind: 'action'; label: string; command: string; icon: string }
-  | SourceNode;
+export type { ToolsNode } from './toolsTreeNodes';
 
 export interface TreeRow {
   depth: number;

@@ -1,4 +1,4 @@
-import { relativeTime } from '../chat/relativeTime';
+import { relativeTime } from './relativeTime';
 import type { HistoryEntry, WebviewMessage } from '../protocol';
 import './historyList.css';
 import { button, el } from './transcript';

@@ -1,6 +1,6 @@
 import { revealHiddenCharacters, type ApplyDecision, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
 import { applyCard } from './applyCard';
-import { skippedLine, undoneLine } from '../chat/undoWording';
+import { skippedLine, undoneLine } from './undoWording';
 import { errorCard, keepRetryOnNewestError } from './errorCard';
 import { approvalCard, decisionBadge, decisionLine, offerFocus, readableArguments } from './approvalCard';
 import { decorateCodeBlocks, type CodeBlockMessage } from './codeBlocks';

@@ -73,8 +73,11 @@ describe('Chat through the API in a real extension host', () => {
   });
 
   it('sends a key only to the endpoint it was set for: a keyless local server works, an OpenAI key never reaches it', async () => {
+    // A key for OpenAI's own service (set while the settings name it), none for the local server.
+    await setChatSettings({ baseUrl: '' });
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-openai-own');
+    await setChatSettings({ baseUrl: model.openaiBaseUrl });
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
-    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-openai-own', '');
     try {
       model.enqueue({ text: 'Keyless.' });
       assert.equal(await api.chat.send('Hello, local server'), 'Keyless.');
@@ -85,7 +88,10 @@ describe('Chat through the API in a real extension host', () => {
       assert.equal(await api.chat.send('And with its own key?'), 'Keyed.');
       assert.equal(model.requests[0].headers.authorization, 'Bearer sk-local-only');
     } finally {
-      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '', '');
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+      await setChatSettings({ baseUrl: '' });
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+      await setChatSettings({ baseUrl: model.openaiBaseUrl });
     }
   });
 

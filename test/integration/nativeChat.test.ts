@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ToolbeltApi } from '../../src/vscode/api';
 import { ModelServer } from '../support/modelServer';
 import { activateToolbelt, setChatSettings, setRegistry, waitFor } from './helpers';
+import { ScriptedChatModel, toolbeltTurn } from './scriptedLmModel';
 
 const BUILTINS = [
   'calculator', 'get_current_datetime', 'generate_uuid', 'read_file', 'list_dir', 'search_text', 'search_files',
@@ -137,7 +138,7 @@ describe('Toolbelt\'s tools in VS Code\'s own chat (vscode.lm)', () => {
     await fs.mkdir(path.join(root(), 'h5-files'), { recursive: true });
     await fs.writeFile(path.join(root(), 'h5-files', 'doomed.txt'), 'bye');
     const remove = await prepare('remove', { path: 'h5-files/doomed.txt' });
-    assert.match(messageOf(remove), /delete `h5-files\/doomed\.txt`/);
+    assert.match(messageOf(remove), /Delete h5-files\/doomed\.txt/);
     const bash = await prepare('run_bash', { command: 'echo hello && ls' });
     assert.match(messageOf(bash), /echo hello && ls/);
     const protectedWrite = await prepare('write_file', { path: '.vscode/h5-protected.json', content: '{}' });
@@ -175,53 +176,6 @@ describe('Toolbelt\'s tools in VS Code\'s own chat (vscode.lm)', () => {
     assert.ok(Date.now() - started < 20_000);
   });
 });
-
-type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
-
-/** A LanguageModelChat that answers from a script and keeps what it was sent. */
-class ScriptedChatModel {
-  readonly vendor = 'test';
-  readonly id = 'scripted';
-  readonly name = 'Scripted';
-  readonly family = 'scripted';
-  readonly version = '1';
-  readonly maxInputTokens = 100_000;
-  readonly sent: { messages: vscode.LanguageModelChatMessage[]; options: vscode.LanguageModelChatRequestOptions }[] = [];
-
-  constructor(private readonly replies: Part[][]) {}
-
-  sendRequest(messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}): Promise<{ stream: AsyncIterable<Part>; text: AsyncIterable<string> }> {
-    this.sent.push({ messages, options });
-    const parts = this.replies.shift() ?? [new vscode.LanguageModelTextPart('(no more replies)')];
-    async function* stream() {
-      for (const part of parts) yield part;
-    }
-    async function* text() {
-      for (const part of parts) if (part instanceof vscode.LanguageModelTextPart) yield part.value;
-    }
-    return Promise.resolve({ stream: stream(), text: text() });
-  }
-
-  countTokens(): Promise<number> {
-    return Promise.resolve(1);
-  }
-}
-
-class RecordingStream {
-  readonly markdown: string[] = [];
-  readonly progress: string[] = [];
-  readonly stream = {
-    markdown: (value: string | vscode.MarkdownString) => void this.markdown.push(typeof value === 'string' ? value : value.value),
-    progress: (value: string) => void this.progress.push(value),
-  };
-}
-
-async function toolbeltTurn(model: ScriptedChatModel, prompt: string, token = new vscode.CancellationTokenSource().token): Promise<{ result: vscode.ChatResult; out: RecordingStream }> {
-  const out = new RecordingStream();
-  const request = { prompt, model, toolInvocationToken: undefined };
-  const result = await vscode.commands.executeCommand<vscode.ChatResult>('toolbelt.nativeChat.handleRequest', request, { history: [] }, out.stream, token);
-  return { result, out };
-}
 
 describe('@toolbelt: Toolbelt\'s Agent on a vscode.lm model', () => {
   let api: ToolbeltApi;
@@ -296,8 +250,8 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     await setRegistry([{ name: 'calculator', description: OVERRIDE }]);
     await waitFor(() => api.tools.list().length === 1, 'calculator registered');
     server = await ModelServer.start();
-    // One key per endpoint: the key is the server's, set while the settings name it.
     await setChatSettings({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'gpt-4o' });
+    // A key belongs to the endpoint it is given for: this one to the scripted server.
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
   });
 
@@ -350,20 +304,18 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     assert.equal(messages[2].content, '42');
   });
 
-  it('works with a keyless local server exactly as the panel does, and never sends it the OpenAI key', async () => {
+  it('works with a keyless local server, as the panel does, and sends it no key', async () => {
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
-    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-openai-own', '');
     try {
       const [model] = await vscode.lm.selectChatModels({ vendor: 'toolbelt' });
-      const before = server.requests.length;
       server.enqueue({ text: 'No key needed.' });
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Hello')], {});
+      const before = server.requests.length;
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
       let text = '';
       for await (const chunk of response.text) text += chunk;
       assert.equal(text, 'No key needed.');
-      assert.equal(server.requests[before].headers.authorization, 'Bearer not-needed', "no key for the local server: the SDK's placeholder, not OpenAI's key");
+      assert.ok(!String(server.requests[before].headers.authorization ?? '').includes('sk-'), 'no stored key was sent');
     } finally {
-      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '', '');
       await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
     }
   });

@@ -1,162 +1,103 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { ChatSetupError } from '../../src/chat/chatEnvironment';
-import { endpointIdentity } from '../../src/providers/endpoints';
+import { endpointLabel, endpointOf, keyRequired, keyVariable, secretName } from '../../src/providers/endpoints';
 import type * as ApiKeysModule from '../../src/vscode/apiKeys';
 import { requireWithVscode } from '../support/withFakeVscode';
 
-const SRC = path.join(__dirname, '..', '..', 'src', 'vscode');
+const OUT = path.resolve(__dirname, '../../src/vscode');
 
+/** SecretStorage as a map, recording every store and delete. */
 class FakeSecrets {
   readonly values = new Map<string, string>();
-  get(key: string) {
+  get(key: string): Promise<string | undefined> {
     return Promise.resolve(this.values.get(key));
   }
-  store(key: string, value: string) {
+  store(key: string, value: string): Promise<void> {
     this.values.set(key, value);
     return Promise.resolve();
   }
-  delete(key: string) {
+  delete(key: string): Promise<void> {
     this.values.delete(key);
     return Promise.resolve();
   }
 }
 
-/** apiKeys.ts against a fake API whose settings are `settings` (workspace and user levels alike). */
-function load(settings: Record<string, string> = {}, asked: { inputs: string[]; titles: string[] } = { inputs: [], titles: [] }) {
-  const commands = new Map<string, (...args: unknown[]) => unknown>();
-  const vscode = {
-    workspace: {
-      getConfiguration: () => ({
-        get: (key: string, fallback: unknown) => settings[key] ?? fallback,
-        inspect: (key: string) => ({ globalValue: settings[`user.${key}`] }),
-      }),
-    },
-    commands: { registerCommand: (id: string, run: (...args: unknown[]) => unknown) => (commands.set(id, run), { dispose() {} }) },
-    window: {
-      showInputBox: async (options: { title: string; prompt: string }) => {
-        asked.titles.push(`${options.title} | ${options.prompt}`);
-        return asked.inputs.shift();
-      },
-      showQuickPick: async () => undefined,
-      showInformationMessage: async () => undefined,
-    },
-  };
-  const module = requireWithVscode<typeof ApiKeysModule>(vscode, [path.join(SRC, 'apiKeys.js'), path.join(SRC, 'settings.js')]);
-  return { ...module, commands };
+function loadApiKeys(): typeof ApiKeysModule {
+  return requireWithVscode<typeof ApiKeysModule>({ workspace: {} }, [path.join(OUT, 'apiKeys.js'), path.join(OUT, 'settings.js')]);
 }
 
-describe('Endpoints: which server a key belongs to', () => {
-  const cases: [string, string | undefined, string, boolean][] = [
-    ['openai', undefined, 'openai', true],
-    ['openai', 'https://api.openai.com/v1', 'openai', true],
-    ['openai', 'http://127.0.0.1:1234/v1', 'openai@127.0.0.1:1234', false],
-    ['openai', 'https://OpenRouter.ai/api/v1', 'openai@openrouter.ai', false],
-    ['gemini', '', 'gemini', true],
-    ['gemini', 'https://proxy.example.com', 'gemini@proxy.example.com', false],
-    ['ollama', '', 'ollama@127.0.0.1:11434', false],
-    ['ollama', 'http://gpu-box:11434', 'ollama@gpu-box:11434', false],
-  ];
-  for (const [provider, baseUrl, id, own] of cases) {
-    it(`${provider} ${baseUrl ?? '(no base URL)'} → ${id}`, () => {
-      const identity = endpointIdentity({ provider: provider as 'openai', baseUrl });
-      assert.equal(identity.id, id);
-      assert.equal(identity.own, own);
-    });
-  }
-
-  it('names a custom server by its host', () => {
-    assert.equal(endpointIdentity({ provider: 'openai', baseUrl: 'http://127.0.0.1:1234/v1' }).label, 'the server at 127.0.0.1:1234');
-    assert.equal(endpointIdentity({ provider: 'openai' }).label, 'OpenAI');
-  });
-});
-
-describe('ApiKeys: one key per endpoint', () => {
-  const LOCAL = { provider: 'openai' as const, baseUrl: 'http://127.0.0.1:1234/v1' };
-  const OTHER = { provider: 'openai' as const, baseUrl: 'https://third-party.example/v1' };
-  let savedEnv: string | undefined;
-  beforeEach(() => {
-    savedEnv = process.env.OPENAI_API_KEY;
-    delete process.env.OPENAI_API_KEY;
-  });
+describe('One API key per endpoint', () => {
+  const savedEnv = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, GEMINI_API_KEY: process.env.GEMINI_API_KEY };
   afterEach(() => {
-    if (savedEnv === undefined) delete process.env.OPENAI_API_KEY;
-    else process.env.OPENAI_API_KEY = savedEnv;
+    for (const [name, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
-  it('sends an OpenAI key to OpenAI only, and a server\'s key to that server only', async () => {
-    const { ApiKeys } = load();
-    const keys = new ApiKeys(new FakeSecrets() as never, () => undefined);
-    await keys.set({ provider: 'openai' }, 'sk-openai');
-    await keys.set(LOCAL, 'sk-local');
-    assert.equal(await keys.get({ provider: 'openai' }), 'sk-openai');
-    assert.equal(await keys.get({ provider: 'openai', baseUrl: 'https://api.openai.com/v1' }), 'sk-openai');
-    assert.equal(await keys.get(LOCAL), 'sk-local');
-    assert.equal(await keys.get({ provider: 'openai', baseUrl: 'http://127.0.0.1:1234/v1/' }), 'sk-local', 'same host, same key');
-    assert.equal(await keys.get(OTHER), undefined, 'no key goes to a server nobody gave one for');
-    await keys.delete(LOCAL);
-    assert.equal(await keys.get(LOCAL), undefined);
-    assert.equal(await keys.get({ provider: 'openai' }), 'sk-openai', 'deleting one endpoint\'s key leaves the others');
+  describe('endpoints', () => {
+    it('names a provider at a host; the default host is the provider\'s own service', () => {
+      assert.deepEqual(endpointOf('openai'), { provider: 'openai', host: 'api.openai.com', official: true });
+      assert.deepEqual(endpointOf('openai', 'https://API.openai.com/v1/'), { provider: 'openai', host: 'api.openai.com', official: true });
+      assert.deepEqual(endpointOf('openai', 'http://127.0.0.1:1234/v1'), { provider: 'openai', host: '127.0.0.1:1234', official: false });
+      assert.deepEqual(endpointOf('ollama', 'http://127.0.0.1:11434'), { provider: 'ollama', host: '127.0.0.1:11434', official: true });
+      assert.equal(endpointOf('gemini', 'https://proxy.example.com').official, false);
+    });
+
+    it('asks a key only of OpenAI\'s and Gemini\'s own services, and reads their variables only for them', () => {
+      assert.equal(keyRequired(endpointOf('openai')), true);
+      assert.equal(keyRequired(endpointOf('gemini')), true);
+      assert.equal(keyRequired(endpointOf('openai', 'http://127.0.0.1:1234/v1')), false);
+      assert.equal(keyRequired(endpointOf('ollama')), false);
+      assert.equal(keyVariable(endpointOf('openai')), 'OPENAI_API_KEY');
+      assert.equal(keyVariable(endpointOf('openai', 'http://10.1.2.3:8000/v1')), undefined);
+      assert.equal(endpointLabel(endpointOf('openai', 'http://127.0.0.1:1234/v1')), 'the server at 127.0.0.1:1234');
+      assert.notEqual(secretName(endpointOf('openai')), secretName(endpointOf('openai', 'http://127.0.0.1:1234/v1')));
+    });
   });
 
-  it('uses OPENAI_API_KEY for OpenAI\'s own service, never for a custom server', async () => {
-    process.env.OPENAI_API_KEY = 'sk-env';
-    const { ApiKeys } = load();
-    const keys = new ApiKeys(new FakeSecrets() as never, () => undefined);
-    assert.equal(await keys.get({ provider: 'openai' }), 'sk-env');
-    assert.equal(await keys.get(LOCAL), undefined);
-    assert.equal(keys.environmentVariable(LOCAL), undefined);
-  });
+  describe('ApiKeys', () => {
+    it('sends a key only to the endpoint it was given for', async () => {
+      const { ApiKeys } = loadApiKeys();
+      const secrets = new FakeSecrets();
+      const keys = new ApiKeys(secrets as never, () => false);
+      const openai = endpointOf('openai');
+      const local = endpointOf('openai', 'http://127.0.0.1:1234/v1');
+      const proxy = endpointOf('openai', 'https://llm.example.com/v1');
+      await keys.set(openai, 'sk-real-openai');
+      await keys.set(local, 'lm-studio-key');
+      assert.equal(await keys.get(openai), 'sk-real-openai');
+      assert.equal(await keys.get(local), 'lm-studio-key');
+      assert.equal(await keys.get(proxy), undefined, 'a third server gets neither key');
+    });
 
-  it('needs a key only for the providers\' own services: keyless local servers work', async () => {
-    const { ApiKeys, requireKey } = load();
-    const keys = new ApiKeys(new FakeSecrets() as never, () => undefined);
-    assert.equal(keys.needsKey({ provider: 'openai' }), true);
-    assert.equal(keys.needsKey({ provider: 'gemini' }), true);
-    assert.equal(keys.needsKey(LOCAL), false);
-    assert.equal(keys.needsKey({ provider: 'ollama' }), false);
-    assert.equal(keys.needsKey({ provider: 'gemini', baseUrl: 'https://proxy.example.com' }), true, "Gemini's protocol always carries a key");
-    await assert.rejects(requireKey(keys, { provider: 'gemini', baseUrl: 'https://proxy.example.com' }), /No Gemini API key is set for proxy\.example\.com\./);
-    assert.equal(await requireKey(keys, LOCAL), undefined);
-    await assert.rejects(requireKey(keys, { provider: 'openai' }), (error: unknown) => error instanceof ChatSetupError && /No OpenAI API key is set/.test(error.message));
-  });
+    it('never hands the environment\'s OpenAI key to a custom server', async () => {
+      process.env.OPENAI_API_KEY = 'sk-from-env';
+      const { ApiKeys } = loadApiKeys();
+      const keys = new ApiKeys(new FakeSecrets() as never, () => false);
+      assert.equal(await keys.get(endpointOf('openai')), 'sk-from-env');
+      assert.equal(await keys.get(endpointOf('openai', 'http://127.0.0.1:1234/v1')), undefined);
+    });
 
-  it('moves the old single OpenAI key to the server the person\'s own settings name, keeping it for OpenAI', async () => {
-    const { ApiKeys } = load();
-    const secrets = new FakeSecrets();
-    secrets.values.set('toolbelt.apiKey.openai', 'sk-old');
-    const keys = new ApiKeys(secrets as never, () => LOCAL);
-    assert.equal(await keys.get(LOCAL), 'sk-old');
-    assert.equal(await keys.get({ provider: 'openai' }), 'sk-old');
-    assert.equal(await keys.get(OTHER), undefined);
-    assert.equal(secrets.values.get('toolbelt.apiKey.openai@127.0.0.1:1234'), 'sk-old');
-  });
+    it('moves a key stored the old way to the provider\'s own service when no custom base URL was ever set', async () => {
+      const { ApiKeys } = loadApiKeys();
+      const secrets = new FakeSecrets();
+      secrets.values.set('toolbelt.apiKey.openai', 'sk-old');
+      const keys = new ApiKeys(secrets as never, () => false);
+      assert.equal(await keys.get(endpointOf('openai', 'http://127.0.0.1:1234/v1')), undefined, 'not to a custom server');
+      assert.equal(await keys.get(endpointOf('openai')), 'sk-old');
+      assert.equal(secrets.values.get(secretName(endpointOf('openai'))), 'sk-old');
+      assert.equal(secrets.values.has('toolbelt.apiKey.openai'), false, 'the old slot is gone');
+    });
 
-  it('moves no old key to a server only a workspace names, and migrates once', async () => {
-    const { ApiKeys } = load();
-    const secrets = new FakeSecrets();
-    secrets.values.set('toolbelt.apiKey.openai', 'sk-old');
-    assert.equal(await new ApiKeys(secrets as never, () => undefined).get(OTHER), undefined);
-    // Later the person's settings name a server: the old key stays OpenAI's.
-    assert.equal(await new ApiKeys(secrets as never, () => OTHER).get(OTHER), undefined);
-    assert.deepEqual([...secrets.values.keys()].sort(), ['toolbelt.apiKey.openai', 'toolbelt.apiKeys.perEndpoint']);
-  });
-
-  it('Set API Key names the server in its prompt and stores the key for the configured endpoint only', async () => {
-    const asked = { inputs: ['sk-typed'], titles: [] as string[] };
-    const { ApiKeys, registerApiKeyCommand, commands } = load({ provider: 'openai', baseUrl: LOCAL.baseUrl }, asked);
-    const secrets = new FakeSecrets();
-    const keys = new ApiKeys(secrets as never, () => undefined);
-    registerApiKeyCommand({ subscriptions: [] } as never, keys);
-    assert.equal(await commands.get('toolbelt.setApiKey')!('openai'), true);
-    assert.match(asked.titles[0], /^API key for the server at 127\.0\.0\.1:1234 \| .*sent only to 127\.0\.0\.1:1234, never to OpenAI/);
-    assert.equal(await keys.get(LOCAL), 'sk-typed');
-    assert.equal(await keys.get({ provider: 'openai' }), undefined);
-    // With a base URL given, for that endpoint; an empty key removes it.
-    await commands.get('toolbelt.setApiKey')!('openai', 'sk-own', '');
-    assert.equal(await keys.get({ provider: 'openai' }), 'sk-own');
-    await commands.get('toolbelt.setApiKey')!('openai', '');
-    assert.equal(await keys.get(LOCAL), undefined);
-    assert.equal(await keys.get({ provider: 'openai' }), 'sk-own');
+    it('leaves an old key unused when a custom base URL is set: it may have been that server\'s', async () => {
+      const { ApiKeys } = loadApiKeys();
+      const secrets = new FakeSecrets();
+      secrets.values.set('toolbelt.apiKey.openai', 'maybe-lm-studio');
+      const keys = new ApiKeys(secrets as never, () => true);
+      assert.equal(await keys.get(endpointOf('openai')), undefined);
+      assert.equal(await keys.get(endpointOf('openai', 'http://127.0.0.1:1234/v1')), undefined);
+      assert.equal(secrets.values.get('toolbelt.apiKey.openai'), 'maybe-lm-studio', 'kept, and sent nowhere');
+    });
   });
 });

@@ -31,11 +31,6 @@ describe('Apply to File through the chat (the person\'s own write_file call)', (
     storage = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-apply-'));
     const ctx = contextFor(ws);
     Object.defineProperty(ctx, 'writeApprovals', { get: () => writeApprovals });
-    ctx.beforeChange = (targets) => controller.beforeChange(targets);
-    ctx.confirm = (request) => {
-      asked.push(request);
-      return controller.confirm(request);
-    };
     manager = new ToolManager({ context: ctx });
     manager.applyConfig([{ name: 'write_file' }]);
     manager.registry.onDidRun((report) => runs.push(report));
@@ -51,6 +46,12 @@ describe('Apply to File through the chat (the person\'s own write_file call)', (
       checkpoints: () => CheckpointStore.open(storage),
     };
     controller = new ChatController(env);
+    // The chat is the caller of its turns' calls: its confirm is what they ask.
+    const confirm = controller.confirm.bind(controller);
+    controller.confirm = (request) => {
+      asked.push(request);
+      return confirm(request);
+    };
     controller.onMessage((message) => {
       if (message.type === 'item' && message.item.kind === 'tool' && message.item.approval) {
         const id = message.item.approval.requestId;

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ApprovalBroker, approvalScope } from '../../src/chat/approvals';
 import { revealHiddenCharacters, type ApprovalView } from '../../src/protocol';
 import type { ConfirmationRequest } from '../../src/tools/types';
-import { writeFile } from '../../src/tools/fileSystem';
+import { createDefaultToolRegistry } from '../../src/tools/factory';
 import { contextFor, TempWorkspace } from '../support/workspace';
 
 const write = (p: string): ConfirmationRequest => ({ tool: 'write_file', reason: 'protected', summary: `Write ${p}`, args: { path: p, content: 'x' }, paths: [p] });
@@ -155,13 +155,15 @@ describe('Approvals through the real write_file tool', () => {
         shown.push(view);
         broker.decide(view.requestId, nextDecision);
       });
-    await writeFile({ path: '.vscode/settings.json', content: '{"a":1}' }, ctx, {});
-    await writeFile({ path: '.vscode/settings.json', content: '{"a":2}' }, ctx, {});
+    const registry = createDefaultToolRegistry(ctx);
+    assert.equal((await registry.run('write_file', { path: '.vscode/settings.json', content: '{"a":1}' })).status, 'ok');
+    assert.equal((await registry.run('write_file', { path: '.vscode/settings.json', content: '{"a":2}' })).status, 'ok');
     assert.equal(shown.length, 1, 'the second write to the same path was covered');
     nextDecision = 'deny';
-    const hook = await writeFile({ path: '.git/hooks/pre-commit', content: '#!/bin/sh\nevil\n' }, ctx, {}).then(String, (e: Error) => e.message);
+    const hook = await registry.run('write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\nevil\n' });
     assert.equal(shown.length, 2, 'a write to another protected path asked again');
-    assert.match(hook, /declined/);
+    assert.equal(hook.status, 'refused');
+    assert.match(hook.text, /declined/);
     assert.equal(await fs.readFile(path.join(ws.root, '.vscode', 'settings.json'), 'utf8'), '{"a":2}');
     await assert.rejects(fs.access(path.join(ws.root, '.git', 'hooks', 'pre-commit')), 'the hook was not written');
   });

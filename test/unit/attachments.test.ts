@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Agent } from '../../src/agent/agent';
-import { ATTACHMENT_LIMITS, attachedChars, capAttachment, chipsOf, withAttachments, type AttachmentLimits, type AttachmentSource } from '../../src/chat/attachments';
+import { ATTACHMENT_LIMITS, capAttachment, chipsOf, withAttachments, type AttachmentLimits, type AttachmentSource } from '../../src/chat/attachments';
 import { ChatController, type ChatEnvironment } from '../../src/chat/chatController';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { MAX_ATTACHED_CHARS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS, parseWebviewMessage, type Attachment } from '../../src/protocol';
@@ -90,11 +90,10 @@ describe('attachments: capping context from the editor (src/chat/attachments.ts)
     assert.equal(withAttachments('plain'), 'plain');
   });
 
-  it('keeps only the chips (no text) for the transcript, and counts characters', () => {
+  it('keeps only the chips (no text) for the transcript', () => {
     const list: Attachment[] = [{ kind: 'file', path: 'a', content: 'abc', notice: 'n' }, { kind: 'selection', path: 'b', range: { start: 1, end: 1 }, content: 'de' }];
     assert.deepEqual(chipsOf(list), { attachments: [{ kind: 'file', path: 'a', notice: 'n' }, { kind: 'selection', path: 'b', range: { start: 1, end: 1 } }] });
     assert.deepEqual(chipsOf([]), {});
-    assert.equal(attachedChars(list), 5);
   });
 });
 

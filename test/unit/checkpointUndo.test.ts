@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { toApiUndoResult } from '../../src/tools/checkpointRestore';
 import { CheckpointStore } from '../../src/tools/checkpoints';
 import { bytes, CheckpointBench } from '../support/checkpointBench';
 
@@ -169,7 +168,6 @@ describe('checkpoint undo', () => {
     assert.equal(await bench.ws.read('keep.txt'), 'person');
     assert.equal(await fs.readFile(skip.before as string, 'utf8'), 'keep\n');
     assert.equal(await fs.readFile(skip.absolute as string, 'utf8'), 'person');
-    assert.deepEqual(toApiUndoResult(result), { restored: ['src/app.ts'], skipped: ['keep.txt'] });
     const reopened = await CheckpointStore.open(bench.storeDir, {}, bench.clock);
     assert.equal(await fs.readFile(skip.before as string, 'utf8'), 'keep\n', 'the copy outlives the undo for the diff');
     assert.deepEqual(reopened.turns()[0].undone, true);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { toGeminiSchema, toGeminiTools, toOpenAITools } from '../../src/tools/formats';
+import { toGeminiSchema, toGeminiRequestTools } from '../../src/providers/geminiSchema';
+import { toGeminiTools, toOpenAITools } from '../../src/tools/formats';
 import type { ChatTool, JsonSchema } from '../../src/tools/interface';
 import { BUILTIN_MANIFEST } from '../../src/tools/manifest';
 
@@ -29,8 +30,16 @@ describe('provider formats', () => {
     assert.notEqual(tools[0].function.parameters, manifestTools[0].function.parameters);
   });
 
-  it('every builtin converts to a Gemini declaration Gemini accepts', () => {
+  it("the registry's Gemini shape: each tool's declaration as declared, none for a tool without parameters", () => {
     const { functionDeclarations } = toGeminiTools(manifestTools);
+    assert.deepEqual(functionDeclarations.map((d) => d.name), manifestTools.map((t) => t.function.name));
+    const read = functionDeclarations.find((d) => d.name === 'read_file')!;
+    assert.deepEqual(read.parameters, BUILTIN_MANIFEST.find((d) => d.name === 'read_file')!.parameters);
+    assert.equal(functionDeclarations.find((d) => d.name === 'generate_uuid')!.parameters, undefined);
+  });
+
+  it('every builtin converts to a Gemini declaration Gemini accepts, as the provider sends it', () => {
+    const { functionDeclarations } = toGeminiRequestTools(manifestTools);
     assert.equal(functionDeclarations.length, 13);
     for (const declaration of functionDeclarations) {
       assert.ok(declaration.name && declaration.description);
@@ -39,9 +48,9 @@ describe('provider formats', () => {
   });
 
   it('a tool without parameters declares none to Gemini (it rejects empty OBJECT schemas)', () => {
-    const uuid = toGeminiTools(manifestTools).functionDeclarations.find((d) => d.name === 'generate_uuid')!;
+    const uuid = toGeminiRequestTools(manifestTools).functionDeclarations.find((d) => d.name === 'generate_uuid')!;
     assert.equal(uuid.parameters, undefined);
-    const calc = toGeminiTools(manifestTools).functionDeclarations.find((d) => d.name === 'calculator')!;
+    const calc = toGeminiRequestTools(manifestTools).functionDeclarations.find((d) => d.name === 'calculator')!;
     assert.deepEqual(calc.parameters?.required, ['expression']);
   });
 

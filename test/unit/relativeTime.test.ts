@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { calendarDaysBetween, relativeTime } from '../../src/chat/relativeTime';
+import { calendarDaysBetween, relativeTime } from '../../src/webview/relativeTime';
 
 describe('relativeTime (how long ago, for the history list)', () => {
   // Local times, so calendar days are the ones the person sees whatever the machine's zone.

@@ -36,7 +36,6 @@ describe('Regenerate, Edit & resend and Continue (the controller with a scripted
     ws = await TempWorkspace.create({ 'notes.txt': 'original\n' });
     storage = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-rewind-'));
     const ctx = contextFor(ws);
-    ctx.beforeChange = (targets) => controller.beforeChange(targets);
     const manager = new ToolManager({ context: ctx });
     manager.applyConfig([{ name: 'calculator' }, { name: 'write_file' }]);
     const env = scriptedChatEnvironment({

@@ -36,11 +36,6 @@ describe('Per-turn undo and write review through the chat', () => {
     storage = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-checkpoints-'));
     const ctx = contextFor(ws);
     Object.defineProperty(ctx, 'writeApprovals', { get: () => writeApprovals });
-    ctx.beforeChange = (targets) => controller.beforeChange(targets);
-    ctx.confirm = (request) => {
-      asked.push(request);
-      return controller.confirm(request);
-    };
     const manager = new ToolManager({ context: ctx });
     manager.applyConfig([{ name: 'write_file' }, { name: 'move' }, { name: 'remove' }, { name: 'mkdir' }]);
     manager.enable('remove');
@@ -54,6 +49,12 @@ describe('Per-turn undo and write review through the chat', () => {
       checkpoints: () => CheckpointStore.open(storage),
     };
     controller = new ChatController(env);
+    // The chat is the caller of its turns' calls: its confirm is what they ask.
+    const confirm = controller.confirm.bind(controller);
+    controller.confirm = (request) => {
+      asked.push(request);
+      return confirm(request);
+    };
     // Approve every card as a person would, once it shows.
     controller.onMessage((message: HostMessage) => {
       if (message.type === 'item' && message.item.kind === 'tool' && message.item.approval) {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { skippedLine, undoneLine } from '../../src/chat/undoWording';
+import { skippedLine, undoneLine } from '../../src/webview/undoWording';
 
 describe('Undo wording: what happened to each file', () => {
   const skip = (path: string) => ({ path, reason: 'changed after the turn', comparable: true });

@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import type { ToolRegistry } from '../../src/tools/registry';
-import { isProtectedPath, resolveWorkspacePath } from '../../src/tools/workspacePaths';
+import { isProtectedPath } from '../../src/tools/protectedPaths';
+import { resolveWorkspacePath } from '../../src/tools/workspacePaths';
 import { bundledRipgrep, contextFor, TempWorkspace } from '../support/workspace';
 
 const SECRET = 'TOP SECRET: never leave the workspace';

@@ -1,7 +1,9 @@
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { ATTACHMENT_LIMITS, capAttachment, type CappedAttachment } from '../../chat/attachments';
 import { looksBinary, openRegularFile } from '../../tools/fileSystem';
-import { requireSensitiveConsent } from '../../tools/sensitiveFiles';
+import { sensitiveReadQuestion } from '../../tools/sensitiveFiles';
+import type { FileIdentity } from '../../tools/sensitiveLinks';
 import type { ConfirmationRequest, ToolContext } from '../../tools/types';
 import { PathRefusedError, resolveWorkspacePath, WorkspacePathError } from '../../tools/workspacePaths';
 
@@ -33,23 +35,23 @@ export async function readAttachment(
     return capAttachment({ kind, path: uri.path, range, text, complete: true }, usedChars);
   }
   if (uri.scheme !== 'file') return { ok: false, reason: `${uri.toString(true)} is not a file on disk; only workspace files can be attached.` };
-  let declined = false;
-  const context = withConfirm(tools, async (request) => {
-    const allowed = await ask(request);
-    declined = !allowed;
-    return allowed;
-  });
   try {
-    const resolved = await resolveWorkspacePath(context, uri.fsPath);
-    const consent = { tool: 'attach', args: { path: resolved.display } };
+    const resolved = await resolveWorkspacePath(tools, uri.fsPath);
+    // Asked as read_file asks (the same question), with a dialog of its own: what the person allows is what is read.
+    const allowed = async (identity?: FileIdentity): Promise<boolean> => {
+      const question = await sensitiveReadQuestion(tools, resolved, identity);
+      if (!question) return true;
+      return ask({ tool: 'attach', reason: question.reason, summary: question.summary, args: { path: resolved.display }, paths: question.paths });
+    };
+    const declined = { ok: false as const, reason: `Not attached: you chose not to send ${vscode.workspace.asRelativePath(uri)} to the model.` };
     if (text !== undefined) {
-      await requireSensitiveConsent(context, resolved, consent);
+      // The editor's text of a file on disk: judged as that file (a hard link to .env is .env).
+      if (!(await allowed(await fs.stat(resolved.absolute).catch(() => undefined)))) return declined;
       return capAttachment({ kind, path: resolved.display, range, text, complete: true }, usedChars);
     }
     const { handle, stat } = await openRegularFile(resolved);
     try {
-      // Asked with the file already open, as read_file asks: what the person allows is what is read.
-      await requireSensitiveConsent(context, resolved, consent);
+      if (!(await allowed(stat))) return declined;
       if (await looksBinary(handle)) return capAttachment({ kind, path: resolved.display, text: '', complete: true, totalBytes: stat.size, binary: true }, usedChars);
       const head = Buffer.alloc(Math.min(stat.size, HEAD_BYTES));
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -59,35 +61,9 @@ export async function readAttachment(
       await handle.close();
     }
   } catch (error) {
-    if (declined) return { ok: false, reason: `Not attached: you chose not to send ${vscode.workspace.asRelativePath(uri)} to the model.` };
     if (error instanceof WorkspacePathError || error instanceof PathRefusedError) return { ok: false, reason: error.message };
     throw error;
   }
-}
-
-/** The workspace's ToolContext (roots, sensitive globs) with its own way of asking. */
-function withConfirm(base: ToolContext, confirm: (request: ConfirmationRequest) => Promise<boolean>): ToolContext {
-  return {
-    get systemPrompt() {
-      return base.systemPrompt;
-    },
-    get sessionContext() {
-      return base.sessionContext;
-    },
-    get sessionContextFilePath() {
-      return base.sessionContextFilePath;
-    },
-    get workspaceRoot() {
-      return base.workspaceRoot;
-    },
-    get workspaceRoots() {
-      return base.workspaceRoots;
-    },
-    get sensitiveGlobs() {
-      return base.sensitiveGlobs;
-    },
-    confirm,
-  };
 }
 
 /** A sensitive file is attached only when the person says so, in a dialog that names why. */

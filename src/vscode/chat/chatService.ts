@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { DEFAULT_SYSTEM_PROMPT } from '../../agent/prompt';
-import { ChatController, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
-
+import { ChatController, ChatSetupError, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
+import { endpointLabel, endpointOf } from '../../providers/endpoints';
 import { DEFAULT_MODELS } from '../../providers/defaults';
 import { providerDisplayName } from '../../providers/errors';
 import type { ChatProvider } from '../../providers/types';
-import { requireKey, type ApiKeys } from '../apiKeys';
+import type { ApiKeys } from '../apiKeys';
 import { readSettings } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import type { StoredConversation } from '../../chat/conversation';
 import type { ContextMeter } from '../../protocol';
 import type { ConversationStore } from './conversationStore';
-import { CheckpointStore } from '../../tools/checkpoints';
+import { openCheckpoints } from '../callGroups';
 import { loadChatRuntime } from './runtimeLoader';
 import { vscodeModelProvider } from './vscodeModels';
 import { emptyDocument } from './applyPreview';
@@ -48,11 +48,19 @@ export class ChatService implements vscode.Disposable {
         const settings = readSettings();
         return { provider: providerDisplayName(settings.provider, settings.baseUrl), model: settings.model || DEFAULT_MODELS[settings.provider] };
       },
-      checkpoints: checkpointsDir ? () => CheckpointStore.open(checkpointsDir) : undefined,
+      checkpoints: checkpointsDir ? () => openCheckpoints(checkpointsDir) : undefined,
       compare: (before, current, title) => {
         void vscode.commands
           .executeCommand('vscode.diff', before ? vscode.Uri.file(before) : emptyDocument(current), vscode.Uri.file(current), title, { preview: true })
           .then(undefined, (error: unknown) => this.log.warn(`Could not open the comparison: ${String(error)}`));
+      },
+      confirmProtectedUndo: async (paths) => {
+        const choice = await vscode.window.showWarningMessage(
+          'Toolbelt: undo changes protected paths',
+          { modal: true, detail: `Undoing this turn puts back ${paths.join(', ')}, which hold the repository or workspace settings.` },
+          'Undo Them Too',
+        );
+        return choice === 'Undo Them Too';
       },
       log: (message) => this.log.warn(message),
       onApprovalRequested: (summary, decide) => {
@@ -139,7 +147,16 @@ export class ChatService implements vscode.Disposable {
       // A model of VS Code's (Copilot's, another extension's): chosen afresh each turn, as sign-ins come and go.
       return { provider: await vscodeModelProvider(settings.model), systemPrompt: settings.systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, maxToolRounds: settings.maxToolRounds };
     }
-    const apiKey = await requireKey(this.keys, { provider: settings.provider, baseUrl: settings.baseUrl });
+    // One key per endpoint; a custom server (LM Studio, vLLM) is asked without one and says so with a 401 if it wants one.
+    const endpoint = endpointOf(settings.provider, settings.baseUrl);
+    const apiKey = await this.keys.get(endpoint);
+    if (!apiKey && this.keys.needsKey(endpoint)) {
+      const variable = this.keys.environmentVariable(endpoint);
+      throw new ChatSetupError(
+        `No ${endpointLabel(endpoint)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to Ollama, which needs none.`,
+        'setApiKey',
+      );
+    }
     const config = {
       provider: settings.provider,
       model: settings.model || DEFAULT_MODELS[settings.provider],

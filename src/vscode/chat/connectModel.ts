@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { endpointLabel, endpointOf, type Endpoint } from '../../providers/endpoints';
 import { providerDisplayName, ProviderError } from '../../providers/errors';
 import { detectLocalServers, listModels, type ListedModel, type LocalServer } from '../../providers/modelList';
 import type { ProviderName, ServiceName } from '../../providers/providerNames';
 import type { ApiKeys } from '../apiKeys';
-import { endpointIdentity, type Endpoint } from '../../providers/endpoints';
 import { readSettings, SECTION } from '../settings';
 import { closestModel, suggestV1, testStep } from './connectTest';
 import { BACK, inputStep, pickStep } from './quickSteps';
@@ -102,20 +102,20 @@ function remainingSteps(draft: Draft, step: Step): number {
   return count;
 }
 
+/** The endpoint the draft talks to: its base URL for a custom server or Ollama, the provider's own service otherwise. */
+function draftEndpoint(draft: Draft): Endpoint {
+  return endpointOf(draft.provider, draft.provider === 'ollama' || draft.compatible ? draft.baseUrl : undefined);
+}
+
 /** OpenAI's own service and Gemini need a key; a custom server only when it says so. */
 function needsKeyNow(draft: Draft): boolean {
   return !draft.apiKey && ((draft.provider === 'openai' && !draft.compatible) || draft.provider === 'gemini');
 }
 
-/** The endpoint the draft names: its key is stored for it alone. */
-function endpointOf(draft: Draft): Endpoint {
-  return { provider: draft.provider, baseUrl: draft.compatible || draft.provider === 'ollama' ? draft.baseUrl : '' };
-}
-
 /** Whether the key step is needed; a key stored for the endpoint (and only that one) is used as it is. */
 async function needsKey(deps: ConnectDeps, draft: Draft): Promise<boolean> {
   if (draft.apiKey) return false;
-  const stored = await deps.keys.get(endpointOf(draft));
+  const stored = await deps.keys.get(draftEndpoint(draft));
   if (stored) draft.apiKey = stored;
   return !stored && needsKeyNow(draft);
 }
@@ -161,7 +161,7 @@ async function runStep(
       const value = await inputStep({
         ...frame,
         password: true,
-        prompt: `The API key for ${endpointIdentity(endpointOf(draft)).label}: kept in VS Code's secret storage for it alone when you save, and sent nowhere else.`,
+        prompt: `The API key for ${endpointLabel(draftEndpoint(draft))} (${draftEndpoint(draft).host}): kept in VS Code's secret storage for it alone when you save, and sent nowhere else.`,
         placeholder: draft.provider === 'gemini' ? 'AIza…' : 'sk-…',
         validate: (v) => (v.trim() ? undefined : 'Enter a key (Escape cancels).'),
       });
@@ -178,7 +178,7 @@ async function runStep(
 }
 
 async function providerItems(servers: LocalServer[], deps: ConnectDeps): Promise<ProviderItem[]> {
-  const keyState = async (provider: ProviderName) => ((await deps.keys.get({ provider })) ? 'API key set' : 'needs an API key');
+  const keyState = async (provider: ProviderName) => (provider !== 'vscode' && (await deps.keys.get(endpointOf(provider))) ? 'API key set' : 'needs an API key');
   const found: ProviderItem[] = servers.map((server) => ({
     label: `${server.name} on this computer`,
     description: `${server.baseUrl} · ${server.models.length} model${server.models.length === 1 ? '' : 's'}`,
@@ -282,7 +282,8 @@ async function testThenSave(frame: { title: string; step: number; totalSteps: nu
       break;
   }
   const target = await deps.holdRetries(async () => {
-    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(endpointOf(draft), draft.apiKey);
+    // Stored for this endpoint only: the server it was given for.
+    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(draftEndpoint(draft), draft.apiKey);
     return writeModelSettings({ provider: draft.provider, baseUrl, model });
   });
   if (outcome.kind === 'passed') {

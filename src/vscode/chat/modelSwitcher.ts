@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { endpointOf, type Endpoint } from '../../providers/endpoints';
 import { customHost, providerDisplayName } from '../../providers/errors';
-import type { Endpoint } from '../../providers/endpoints';
 import { PROVIDER_NAMES, type ProviderName } from '../../providers/providerNames';
 import { readSettings } from '../settings';
 import { connectModel, type ConnectDeps, type ConnectStart } from './connectModel';
@@ -21,7 +21,8 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
     {
       label: `$(check) ${model}`,
       description: `${currentName} · current`,
-      detail: await keyState(deps, { provider: settings.provider, baseUrl: settings.baseUrl }),
+      // A custom server is asked without a key unless one is stored for it; it answers 401 if it wants one.
+      detail: await keyState(deps, settings.provider === 'vscode' ? undefined : endpointOf(settings.provider, settings.baseUrl)),
       current: true,
     },
     { label: 'Switch to', kind: vscode.QuickPickItemKind.Separator },
@@ -52,14 +53,15 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
 
 async function providerItem(deps: ConnectDeps, provider: ProviderName, current: ProviderName | undefined): Promise<SwitchItem> {
   const name = providerDisplayName(provider);
-  return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, { provider })].filter(Boolean).join(' · '), start: provider };
+  return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, provider === 'vscode' ? undefined : endpointOf(provider))].filter(Boolean).join(' · '), start: provider };
 }
 
-/** The key of one endpoint: a server other than the providers' own is asked without a key unless one is stored for it. */
-async function keyState(deps: ConnectDeps, endpoint: Endpoint): Promise<string> {
-  if (endpoint.provider === 'vscode') return 'signs in through VS Code';
-  if (await deps.keys.get(endpoint)) return '$(key) API key set';
-  return deps.keys.needsKey(endpoint) ? 'no API key set' : endpoint.provider === 'ollama' ? 'no API key needed' : 'no API key sent';
+async function keyState(deps: ConnectDeps, endpoint: Endpoint | undefined): Promise<string> {
+  if (!endpoint) return 'signs in through VS Code';
+  const stored = await deps.keys.get(endpoint);
+  if (deps.keys.needsKey(endpoint)) return stored ? '$(key) API key set' : 'no API key set';
+  if (!endpoint.official) return stored ? `$(key) API key set for ${endpoint.host}` : 'no API key sent';
+  return stored ? '$(key) API key set' : 'no API key needed';
 }
 
 function startOf(provider: ProviderName, baseUrl: string): ConnectStart {

@@ -1,21 +1,22 @@
 import * as vscode from 'vscode';
-import type { ChatTool, ToolExecuteOptions, ToolExecutor, ToolResult, ToolStatus } from '../../tools/interface';
-import { STATUS_NOTES } from './languageModelTools';
+import type { ToolCaller } from '../../tools/caller';
+import type { ChatTool, ToolExecuteOptions, ToolExecutor, ToolResult } from '../../tools/interface';
+import type { ExpectedInvocations } from './expectedInvocations';
 import { lmToolName } from './lmToolEntries';
 import { availabilityIn, type ToolsView } from './offeredToolKeys';
-
-/** What VS Code answers when the person clicks Skip on a tool's confirmation card. */
-const SKIPPED = /^The user chose to skip the tool call/;
 
 /**
  * The Agent's tools inside an `@toolbelt` request: the workspace's offered tools (description
  * overrides included), each call made through `vscode.lm.invokeTool` with the request's token, so
- * VS Code shows the call and its confirmation card inline in the chat.
+ * VS Code shows the call and its confirmation card inline in the chat. The tool runs the call for
+ * this request's caller and hands its ToolResult back through `expected`.
  */
 export class InvokeToolExecutor implements ToolExecutor {
   constructor(
     private readonly tools: ToolsView,
     private readonly toolInvocationToken: vscode.ChatParticipantToolToken | undefined,
+    private readonly expected: ExpectedInvocations,
+    private readonly caller: ToolCaller,
   ) {}
 
   getEnabledSchemas(): ChatTool[] {
@@ -34,11 +35,16 @@ export class InvokeToolExecutor implements ToolExecutor {
     const source = new vscode.CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
+    const resultOf = this.expected.expect(name, args, this.caller);
     try {
       const result = await vscode.lm.invokeTool(lmToolName(name), { input: args, toolInvocationToken: this.toolInvocationToken }, source.token);
+      const ran = resultOf();
+      if (ran) return ran;
+      // VS Code answered without running the tool: the person chose Skip on its card.
       const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-      return { text, status: statusOf(name, text), durationMs: elapsed() };
+      return { text, status: 'refused', durationMs: elapsed(), approvedBy: 'refused' };
     } catch (error) {
+      resultOf();
       if (signal?.aborted || error instanceof vscode.CancellationError) {
         return { text: `Stopped: the user stopped ${name} before it finished.`, status: 'cancelled', durationMs: elapsed() };
       }
@@ -48,10 +54,4 @@ export class InvokeToolExecutor implements ToolExecutor {
       source.dispose();
     }
   }
-}
-
-function statusOf(name: string, text: string): ToolStatus {
-  if (SKIPPED.test(text)) return 'refused';
-  for (const status of ['refused', 'cancelled', 'error'] as const) if (text.endsWith(STATUS_NOTES[status](name))) return status;
-  return 'ok';
 }

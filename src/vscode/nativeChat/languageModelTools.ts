@@ -1,17 +1,24 @@
 import * as vscode from 'vscode';
-import { BUILTIN_MANIFEST } from '../../tools/manifest';
+import type { ToolCaller } from '../../tools/caller';
+import type { ConsentPlan } from '../../tools/consent';
 import type { ToolResult } from '../../tools/interface';
+import { BUILTIN_MANIFEST } from '../../tools/manifest';
 import type { ToolContext } from '../../tools/types';
+import type { CallGroups } from '../callGroups';
+import type { ChatTargets } from '../shellHandover';
 import { confirmWithDialog } from '../toolContext';
-import { planConfirmation, type ConfirmationPlan } from './confirmationPlan';
+import { confirmationCard } from './confirmationCard';
+import type { ExpectedInvocations } from './expectedInvocations';
 import { lmToolName } from './lmToolEntries';
 import { availabilityIn, type ToolsView } from './offeredToolKeys';
-import { PendingPlans, runPreApproved } from './preApproval';
+import { afterCard, PendingPlans } from './preApproval';
 import { enableHint } from './toolAvailability';
-import type { ChatTargets } from '../shellHandover';
 
 /** A test seam: what `prepareInvocation` answers for a call, without showing anything. */
 export const PREPARE_COMMAND = 'toolbelt.lmTools.prepareInvocation';
+
+/** The chat id the log and the undo records give calls from VS Code's chat (Copilot's agent, other extensions). */
+export const VSCODE_CHAT = 'vscode-chat';
 
 /** What the VS Code tools need of the workspace. */
 export interface LmToolDeps {
@@ -20,12 +27,16 @@ export interface LmToolDeps {
   log: vscode.LogOutputChannel;
   /** Where each `toolbelt_<tool>` implementation goes (the shell registered the tools at activation). */
   targets: Pick<ChatTargets, 'lmTool'>;
+  /** `@toolbelt`'s own calls, waiting for their tool to run. */
+  expected: ExpectedInvocations;
+  /** Undo records of calls from VS Code's chat. */
+  groups: CallGroups;
 }
 
 /**
  * Registers every builtin as `toolbelt_<tool>` with `vscode.lm.registerTool`. A call runs through
- * the workspace's registry (path guard, caps, budget, Stop, tool-call log); a tool the workspace
- * does not offer does not run and says how to switch it on.
+ * the workspace's registry (path guard, caps, budget, Stop, tool-call log) on behalf of its own
+ * caller; a tool the workspace does not offer does not run and says how to switch it on.
  */
 export function registerLanguageModelTools(deps: LmToolDeps): vscode.Disposable {
   const pending = new PendingPlans();
@@ -54,44 +65,64 @@ class WorkspaceLmTool implements vscode.LanguageModelTool<Record<string, unknown
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const input = asArgs(options.input);
-    const plan = this.pending.take(this.name, input);
+    const card = this.pending.take(this.name, input);
+    const expected = this.deps.expected.claim(this.name, input);
     const availability = availabilityIn(this.deps.tools, this.name);
     const registry = this.deps.tools.manager.registry;
+    const group = expected ? undefined : this.deps.groups.begin(VSCODE_CHAT);
+    const caller = afterCard(expected?.caller ?? vscodeChatCaller(group!), card);
     if (availability !== 'offered') {
       // A registered but disabled tool goes through the registry, which refuses it and logs the refusal.
-      if (registry.hasTool(this.name)) await registry.run(this.name, input);
-      return textResult(enableHint(this.name, availability));
+      const refused = registry.hasTool(this.name) ? await registry.run(this.name, input, { caller }) : undefined;
+      const text = enableHint(this.name, availability);
+      expected?.settle({ text, status: 'refused', durationMs: refused?.durationMs ?? 0, approvedBy: 'refused' });
+      return textResult(text);
     }
     const controller = new AbortController();
     const cancelled = token.onCancellationRequested(() => controller.abort());
     try {
       if (token.isCancellationRequested) controller.abort();
-      const result = await runPreApproved(this.name, plan, confirmWithDialog, () => registry.run(this.name, input, { signal: controller.signal }));
+      const result = await registry.run(this.name, input, { signal: controller.signal, caller });
+      expected?.settle(result);
       return textResult(forModel(this.name, result));
     } finally {
       cancelled.dispose();
+      await group?.end();
     }
   }
 }
 
-async function prepare(tool: string, input: Record<string, unknown>, deps: LmToolDeps): Promise<{ prepared: vscode.PreparedToolInvocation; plan?: ConfirmationPlan }> {
+/** Copilot's agent or another extension: its questions in a dialog, its changes in an undo group of their own. */
+function vscodeChatCaller(group: { beforeChange: ToolCaller['beforeChange'] }): ToolCaller {
+  return {
+    kind: VSCODE_CHAT,
+    chatId: VSCODE_CHAT,
+    label: "VS Code's chat",
+    sessionContext: "_(Called from VS Code's chat, whose conversation Toolbelt does not see.)_",
+    confirm: confirmWithDialog,
+    beforeChange: group.beforeChange,
+  };
+}
+
+async function prepare(tool: string, input: Record<string, unknown>, deps: LmToolDeps): Promise<{ prepared: vscode.PreparedToolInvocation; plan?: ConsentPlan }> {
   const availability = availabilityIn(deps.tools, tool);
   if (availability !== 'offered') return { prepared: { invocationMessage: `Toolbelt: ${tool} is not active in this workspace` } };
-  let plan: ConfirmationPlan | undefined;
-  try {
-    plan = await planConfirmation(tool, input, deps.context);
-  } catch (error) {
-    deps.log.warn(`Could not prepare the confirmation of ${tool}: ${String(error)}`);
-    // Unknown is not safe: ask in general terms rather than not at all.
-    plan = { tool, reasons: [], title: `Toolbelt: run ${tool}?`, message: `Toolbelt's **${tool}** will run with:\n\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\`` };
-  }
   const prepared: vscode.PreparedToolInvocation = { invocationMessage: `Toolbelt: running ${tool}` };
-  if (plan) prepared.confirmationMessages = { title: plan.title, message: new vscode.MarkdownString(plan.message) };
+  let plan: ConsentPlan;
+  try {
+    plan = await deps.tools.manager.registry.consent(tool, input);
+  } catch {
+    // The call cannot run as asked (a bad path, bad arguments): the tool refuses it with the reason; nothing to confirm.
+    return { prepared };
+  }
+  const card = confirmationCard(plan, input, deps.context.workspaceRoot);
+  if (!card) return { prepared };
+  prepared.confirmationMessages = { title: card.title, message: new vscode.MarkdownString(card.message) };
   return { prepared, plan };
 }
 
-/** The last line of a result that did not succeed: a next step for the model, and its status for @toolbelt. */
-export const STATUS_NOTES: Record<Exclude<ToolResult['status'], 'ok'>, (tool: string) => string> = {
+/** The last line of a result that did not succeed: a next step for the model. */
+const STATUS_NOTES: Record<Exclude<ToolResult['status'], 'ok'>, (tool: string) => string> = {
   refused: (tool) => `(${tool} was refused and changed nothing. Do not repeat the same call; tell the user, or try another way.)`,
   cancelled: (tool) => `(${tool} was stopped by the user.)`,
   error: (tool) => `(${tool} failed. Fix the arguments if the error says how, otherwise tell the user.)`,

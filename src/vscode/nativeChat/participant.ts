@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { ToolCaller } from '../../tools/caller';
+import type { CallGroups } from '../callGroups';
+import { confirmWithDialog } from '../toolContext';
+import type { ExpectedInvocations } from './expectedInvocations';
 import type { ChatMessage } from '../../providers/types';
 import type { ChatTargets } from '../shellHandover';
 import { loadChatRuntime } from '../chat/runtimeLoader';
@@ -14,6 +19,10 @@ export interface ParticipantDeps {
   tools: ToolsView;
   workspaceRoot: () => string;
   log: vscode.LogOutputChannel;
+  /** Where the request's calls meet the `toolbelt_*` tools that run them. */
+  expected: ExpectedInvocations;
+  /** The request's undo record. */
+  groups: CallGroups;
 }
 
 /** `@toolbelt` in VS Code's Chat view: Toolbelt's Agent with the workspace's tools, on the model picked there. */
@@ -36,13 +45,28 @@ export async function handleRequest(
 ): Promise<vscode.ChatResult> {
   const runtime = loadChatRuntime();
   const settings = readSettings();
+  // This request is the caller of its tool calls: its own chat id, summary and undo record.
+  const chatId = `participant:${randomUUID()}`;
+  const group = deps.groups.begin(chatId);
+  const session: { summary: () => string } = { summary: () => '' };
+  const caller: ToolCaller = {
+    kind: 'participant',
+    chatId,
+    label: '@toolbelt',
+    get sessionContext() {
+      return session.summary();
+    },
+    confirm: confirmWithDialog,
+    beforeChange: group.beforeChange,
+  };
   const agent = new runtime.Agent(new VsCodeModelProvider(request.model), {
-    toolRegistry: new InvokeToolExecutor(deps.tools, request.toolInvocationToken),
+    toolRegistry: new InvokeToolExecutor(deps.tools, request.toolInvocationToken, deps.expected, caller),
     history: historyOf(context.history),
     systemPrompt: settings.systemPrompt.trim() || runtime.DEFAULT_SYSTEM_PROMPT,
     workspaceRoot: deps.workspaceRoot() || undefined,
     sessionContextFilePath: settings.sessionContextFile,
   });
+  session.summary = () => agent.sessionContext;
   const controller = new AbortController();
   const cancelled = token.onCancellationRequested(() => controller.abort());
   try {
@@ -57,6 +81,7 @@ export async function handleRequest(
     return failed(error instanceof Error ? error.message : String(error), deps.log);
   } finally {
     cancelled.dispose();
+    await group.end();
   }
 }
 

@@ -1,48 +1,36 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ConfirmationReason, ConfirmationRequest } from '../../tools/types';
-import type { ConfirmationPlan } from './confirmationPlan';
-
-type Confirmer = (request: ConfirmationRequest) => Promise<boolean>;
-
-/** One call arriving from VS Code's tools API: what its confirmation card already covered. */
-interface CallScope {
-  tool: string;
-  /** Reasons still answered by the card; each answers once. */
-  covered: Set<ConfirmationReason>;
-  /** Asks about anything the card did not cover. */
-  fallback: Confirmer;
-}
-
-const scopes = new AsyncLocalStorage<CallScope>();
+import type { ToolCaller } from '../../tools/caller';
+import type { ConsentPlan } from '../../tools/consent';
+import type { ConfirmationReason } from '../../tools/types';
 
 /**
- * Runs `work` (one registry call) so that the tool's own questions the card covered are answered
- * yes, as the person's, and everything else goes to `fallback`. The scope follows the call's
- * async chain only: the panel's calls running at the same time never see it.
+ * The caller as it runs a call whose confirmation card the person allowed: each question of the
+ * card's plan is answered yes once, as the person's; anything the card did not show (the call's
+ * plan changed since) goes to the caller's own confirm.
  */
-export function runPreApproved<T>(tool: string, plan: ConfirmationPlan | undefined, fallback: Confirmer, work: () => Promise<T>): Promise<T> {
-  return scopes.run({ tool, covered: new Set(plan?.tool === tool ? plan.reasons : []), fallback }, work);
-}
-
-/**
- * The confirm hook for a call in a pre-approved scope, or undefined outside one (the workspace's
- * own confirmer then decides, as before).
- */
-export function scopedConfirmer(): Confirmer | undefined {
-  const scope = scopes.getStore();
-  if (!scope) return undefined;
-  return async (request) => {
-    if (request.tool === scope.tool && scope.covered.delete(request.reason)) {
-      request.decidedBy = 'person';
-      return true;
-    }
-    return scope.fallback(request);
+export function afterCard(caller: ToolCaller, card: ConsentPlan | undefined): ToolCaller {
+  if (!card || card.questions.length === 0) return caller;
+  const covered = new Set<ConfirmationReason>(card.questions.map((q) => q.reason));
+  return {
+    kind: caller.kind,
+    chatId: caller.chatId,
+    label: caller.label,
+    get sessionContext() {
+      return caller.sessionContext;
+    },
+    beforeChange: caller.beforeChange ? (targets) => caller.beforeChange!(targets) : undefined,
+    confirm: async (request) => {
+      if (request.tool === card.tool && covered.delete(request.reason)) {
+        request.decidedBy = 'person';
+        return true;
+      }
+      return caller.confirm ? caller.confirm(request) : false;
+    },
   };
 }
 
 /** Plans shown on a card, waiting for the call VS Code makes once the person allowed it. */
 export class PendingPlans {
-  private readonly plans = new Map<string, { plan: ConfirmationPlan; at: number }>();
+  private readonly plans = new Map<string, { plan: ConsentPlan; at: number }>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -50,16 +38,16 @@ export class PendingPlans {
     private readonly max = 200,
   ) {}
 
-  remember(tool: string, input: unknown, plan: ConfirmationPlan): void {
+  remember(tool: string, input: unknown, plan: ConsentPlan): void {
     this.prune();
     if (this.plans.size >= this.max) this.plans.delete(this.plans.keys().next().value as string);
-    this.plans.set(keyOf(tool, input), { plan, at: this.now() });
+    this.plans.set(callKey(tool, input), { plan, at: this.now() });
   }
 
   /** The plan shown for this exact call, once. */
-  take(tool: string, input: unknown): ConfirmationPlan | undefined {
+  take(tool: string, input: unknown): ConsentPlan | undefined {
     this.prune();
-    const key = keyOf(tool, input);
+    const key = callKey(tool, input);
     const entry = this.plans.get(key);
     this.plans.delete(key);
     return entry?.plan;
@@ -71,7 +59,8 @@ export class PendingPlans {
   }
 }
 
-function keyOf(tool: string, input: unknown): string {
+/** One key for one call: the tool and its arguments, whatever order the keys came in. */
+export function callKey(tool: string, input: unknown): string {
   return `${tool}\u0000${stableJson(input)}`;
 }
 

@@ -1,4 +1,7 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { CallGroups } from '../callGroups';
+import { ExpectedInvocations } from './expectedInvocations';
 import type { ApiKeys } from '../apiKeys';
 import type { ChatTargets } from '../shellHandover';
 import type { SettingsWatcher } from '../settings';
@@ -37,11 +40,14 @@ export interface NativeChatDeps {
  */
 export function registerNativeChat(context: vscode.ExtensionContext, deps: NativeChatDeps): void {
   const offered = new OfferedToolKeys(deps.tools, deps.log);
-  const participantDeps = { tools: deps.tools, workspaceRoot: () => deps.toolContext.workspaceRoot, log: deps.log };
+  const expected = new ExpectedInvocations();
+  const storage = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'checkpoints') : undefined;
+  const groups = new CallGroups(storage, (message) => deps.log.warn(message));
+  const participantDeps = { tools: deps.tools, workspaceRoot: () => deps.toolContext.workspaceRoot, log: deps.log, expected, groups };
   context.subscriptions.push(
     offered,
     vscode.commands.registerCommand(OFFERED_COMMAND, () => offered.sentValues()),
-    registerLanguageModelTools({ tools: deps.tools, context: deps.toolContext, log: deps.log, targets: deps.targets }),
+    registerLanguageModelTools({ tools: deps.tools, context: deps.toolContext, log: deps.log, targets: deps.targets, expected, groups }),
     registerParticipant(context, participantDeps, deps.targets),
     vscode.commands.registerCommand(HANDLE_REQUEST_COMMAND, (...args: HandlerArgs) => handleRequest(...args, participantDeps)),
   );

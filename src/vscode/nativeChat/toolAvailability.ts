@@ -1,4 +1,5 @@
 import { findBuiltin } from '../../tools/manifest';
+import { isLockedByTrust } from '../../tools/trustPolicy';
 
 /** What the workspace's registry says of one builtin right now. */
 export interface ToolState {
@@ -14,7 +15,7 @@ export function availabilityOf(tool: string, state: ToolState): Availability {
   const definition = findBuiltin(tool);
   if (!definition) return 'unknown';
   if (!state.registered) return 'unregistered';
-  if (!state.trusted && definition.risk !== 'read') return 'untrusted';
+  if (isLockedByTrust(definition.risk, state.trusted)) return 'untrusted';
   return state.enabled ? 'offered' : 'disabled';
 }
 

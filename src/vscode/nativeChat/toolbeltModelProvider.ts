@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { resolveLimits, outputReserve } from '../../providers/contextWindow';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { endpointLabel, endpointOf } from '../../providers/endpoints';
 import { labelOf } from '../../providers/errors';
 import { estimateTokens } from '../../providers/tokens';
 import type { ChatMessage, ToolCall } from '../../providers/types';
 import type { ChatTool, ToolParameters } from '../../tools/interface';
-import { requireKey, type ApiKeys } from '../apiKeys';
+import type { ApiKeys } from '../apiKeys';
 import { loadChatRuntime } from '../chat/runtimeLoader';
 import { readSettings, type SettingsWatcher } from '../settings';
 import type { ChatInformationShape, ChatProviderShape, RequestMessageShape, ResponseOptionsShape, ResponsePartShape } from './chatProviderApi';
@@ -48,8 +49,12 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
     if (settings.provider === 'vscode') {
       throw new Error('Toolbelt\'s model serves toolbelt.provider, which is "vscode" now: pick the model you want in the model picker directly.');
     }
-    // The same key rule as the panel's: a keyless local server works here too.
-    const apiKey = await requireKey(this.keys, { provider: settings.provider, baseUrl: settings.baseUrl });
+    // The same rule as the panel: one key per endpoint, none needed for a local or custom server.
+    const endpoint = endpointOf(settings.provider, settings.baseUrl);
+    const apiKey = await this.keys.get(endpoint);
+    if (!apiKey && this.keys.needsKey(endpoint)) {
+      throw new Error(`No ${endpointLabel(endpoint)} API key is set: run "Toolbelt: Set API Key".`);
+    }
     const provider = loadChatRuntime().createProvider({
       provider: settings.provider,
       model: modelName(),

@@ -5,12 +5,11 @@ import type { CatalogTool } from '../../tools/toolCatalog';
 import type { RegisteredTool } from '../../tools/toolManager';
 import type { ToolSource } from '../../tools/toolSource';
 import { isLockedByTrust } from '../../tools/trustPolicy';
-import type { ToolsNode } from '../toolsTree';
+import type { SourceNode, ToolsNode } from '../toolsTreeNodes';
 import type { WorkspaceTools } from '../workspaceTools';
 import { externalToolText, problemNaming, sourceContextValue, sourceStateText } from './sourceRowText';
 
 /** A source's own row, and its Active / Available groups. `sourceId` is a server's name or `extensions`. */
-export type SourceNode = { kind: 'source'; sourceId: string } | { kind: 'sourceGroup'; sourceId: string; group: 'active' | 'available' };
 
 type ToolNode = Extract<ToolsNode, { kind: 'tool' }>;
 

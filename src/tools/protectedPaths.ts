@@ -1,0 +1,67 @@
+import type { ConsentQuestion, PolicyRule } from './consent';
+import type { ToolContext } from './types';
+import type { ResolvedPath } from './workspacePaths';
+
+/** Where a protected path lies: the repository (`.git/`), workspace settings (`.vscode/`), a workspace file. */
+export type ProtectedArea = 'git' | 'vscode' | 'workspace-file';
+
+/**
+ * `.git/`, `.vscode/` and `*.code-workspace`: the repository with its hooks, and the settings that
+ * decide what tools and commands may run. Changing them needs a person's say. Any separator,
+ * any case (a case-insensitive file system would let `.VSCode/` through otherwise).
+ */
+export function protectedArea(relative: string): ProtectedArea | undefined {
+  const segments = relative.split(/[\\/]/).filter(Boolean).map((s) => s.toLowerCase());
+  if (segments.includes('.git')) return 'git';
+  if (segments.includes('.vscode')) return 'vscode';
+  return (segments[segments.length - 1] ?? '').endsWith('.code-workspace') ? 'workspace-file' : undefined;
+}
+
+export function isProtectedPath(relative: string): boolean {
+  return protectedArea(relative) !== undefined;
+}
+
+/** The tools whose every call asks when the person chose to review all writes (`writeApprovals: 'always'`). */
+const REVIEWED_WRITES: ReadonlySet<string> = new Set(['write_file', 'move', 'remove', 'mkdir']);
+
+export interface ChangeConsent {
+  tool: string;
+  summary: string;
+  targets: readonly ResolvedPath[];
+  /** The tool asks before every call, whatever the path (remove). */
+  destructive?: boolean;
+  /** For write_file: the content, so the person can review the difference. */
+  content?: string;
+}
+
+/**
+ * The one question a change to files needs, if any: `protected` when a target is protected,
+ * else `destructive` for a tool that always asks, else `write` when the person reviews every
+ * write. Without a person a protected change is refused; the others run.
+ */
+export function changeQuestions(ctx: ToolContext, change: ChangeConsent): ConsentQuestion[] {
+  const guarded = change.targets.find((t) => isProtectedPath(t.relative));
+  const review = ctx.writeApprovals === 'always' && REVIEWED_WRITES.has(change.tool);
+  if (!guarded && !change.destructive && !review) return [];
+  const written = change.tool === 'write_file' ? change.targets[0] : undefined;
+  return [
+    {
+      reason: guarded ? 'protected' : change.destructive ? 'destructive' : 'write',
+      summary: change.summary,
+      paths: change.targets.map((t) => t.display),
+      ...(written && change.content !== undefined ? { proposed: { absolute: written.absolute, display: written.display, content: change.content } } : {}),
+      ...(guarded
+        ? {
+            nobody:
+              `"${guarded.display}" is a protected path (.git/, .vscode/, *.code-workspace); ` +
+              "changing it needs the user's confirmation, and none can be asked here. It was not changed.",
+          }
+        : {}),
+      declined: `The user declined: ${change.summary}. Nothing was changed.`,
+      rule: guarded ? PROTECTED_RULE : change.destructive ? { builtin: `${change.tool} asks before every call` } : { setting: 'toolbelt.approvals.writes', entry: 'always' },
+    },
+  ];
+}
+
+/** The built-in rule behind every `protected` question. */
+export const PROTECTED_RULE: PolicyRule = { builtin: 'changes to protected paths (.git/, .vscode/, *.code-workspace) ask' };

@@ -73,6 +73,8 @@ describe('Chat through the API in a real extension host', () => {
   });
 
   it('sends a key only to the endpoint it was set for: a keyless local server works, an OpenAI key never reaches it', async () => {
+    // A fresh chat: a saved key retries a failed message by itself, and the last test left one.
+    await vscode.commands.executeCommand('toolbelt.newChat');
     // A key for OpenAI's own service (set while the settings name it), none for the local server.
     await setChatSettings({ baseUrl: '' });
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-openai-own');

@@ -26,6 +26,7 @@ async function main() {
   fs.mkdirSync(extensionsDir, { recursive: true });
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
   const firstRun = !fs.existsSync(settingsFile);
+  if (!firstRun) showVsCodeChat(settingsFile);
   linkExtension(extensionsDir);
 
   const port = Number(process.env.TOOLBELT_PORT || process.env.PORT || 8080);
@@ -37,8 +38,8 @@ async function main() {
     userSettings: firstRun
       ? {
           'workbench.startupEditor': 'none',
-          'workbench.secondarySideBar.defaultVisibility': 'hidden',
-          'chat.disableAIFeatures': true,
+          // VS Code's own Chat (where @toolbelt, Toolbelt's model and Agent mode live) opens beside Toolbelt's panel.
+          'workbench.secondarySideBar.defaultVisibility': 'visible',
           'telemetry.telemetryLevel': 'off',
           'git.openRepositoryInParentFolders': 'never',
           'extensions.autoCheckUpdates': false,
@@ -50,6 +51,7 @@ async function main() {
   });
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
   console.log(`\nToolbelt is running in VS Code at:\n\n  ${url}\n\nOpen it in a browser, then click the Toolbelt icon in the activity bar.`);
+  console.log("VS Code's own Chat is on the right: type @toolbelt there, or pick \"(Toolbelt)\" in its model picker. For Agent mode without a sign-in, run \"Chat: Manage Language Models\" once (README: Toolbelt in VS Code's Chat).");
   console.log('Rebuild with `npm run watch` in another terminal and reload the window to see changes. Ctrl+C stops.\n');
 
   let stopping = false;
@@ -62,6 +64,23 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * Earlier `npm start` runs turned VS Code's Chat off (`chat.disableAIFeatures`): @toolbelt, Toolbelt's
+ * model in the picker and Copilot's Agent mode never showed. That one setting is taken out again.
+ */
+function showVsCodeChat(settingsFile) {
+  let settings;
+  try {
+    settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  } catch {
+    return; // settings.json with comments or hand edits: left as the person wrote it
+  }
+  if (!settings || settings['chat.disableAIFeatures'] !== true) return;
+  delete settings['chat.disableAIFeatures'];
+  fs.writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
+  log("turned VS Code's Chat back on (chat.disableAIFeatures was set by an earlier npm start)");
 }
 
 function isFree(port) {

@@ -58,7 +58,10 @@ export type TranscriptItem =
   | {
       kind: 'tool';
       id: string;
+      /** The name the model called it by. */
       name: string;
+      /** The name settings and the Tools view give it, where that differs (`tickets/lookup_ticket`). */
+      label?: string;
       arguments: string;
       status: ToolCardStatus;
       result?: string;
@@ -90,11 +93,30 @@ export type TranscriptItem =
       files: string[];
       /** What undo cannot reach (run_bash side effects, files too big to keep). */
       notes: string[];
-      undone?: { restored: string[]; skipped: { path: string; reason: string; comparable: boolean }[] };
+      /** After Undo: what happened to each file. `restored` lists every file that is as before the turn again; `removed` and `unchanged` say which of them the turn had created, and which needed nothing. */
+      undone?: { restored: string[]; removed?: string[]; unchanged?: string[]; skipped: { path: string; reason: string; comparable: boolean }[] };
       /** Why Undo failed, when it did. */
       problem?: string;
     }
-  | { kind: 'notice'; id: string; text: string };
+  | { kind: 'notice'; id: string; text: string }
+  /** Apply to File: a change shown as a diff that waits for Keep or Undo before anything is written. */
+  | {
+      kind: 'apply';
+      id: string;
+      /** Workspace-relative path of the file. */
+      path: string;
+      /** What the change does to the file, in one sentence. */
+      summary: string;
+      added: number;
+      removed: number;
+      status: ApplyStatus;
+      /** What happened, once decided (why it was not written, when it was not). */
+      outcome?: string;
+    };
+
+/** `pending` waits for Keep or Undo; `kept` was written; `discarded` was never written; `failed` could not be written; `expired` is a proposal from before a reload. */
+export type ApplyStatus = 'pending' | 'kept' | 'discarded' | 'failed' | 'expired';
+export type ApplyDecision = 'keep' | 'discard' | 'show';
 
 export type ErrorAction = 'setApiKey' | 'openSettings' | 'switchModel' | 'connectModel';
 
@@ -137,6 +159,14 @@ export interface HistoryEntry {
   messages: number;
 }
 
+/** One thing `#` can attach, as the panel lists it; the host keeps what it stands for. */
+export interface ContextSuggestion {
+  kind: 'selection' | 'editor' | 'file' | 'symbol';
+  label: string;
+  /** Where it is: the folder, `file.ts:3-7`, `function · src/a.ts:12`. */
+  detail: string;
+}
+
 export type HostMessage =
   | { type: 'state'; state: ChatViewState }
   /** Adds an item, or replaces the one with the same id. */
@@ -158,10 +188,12 @@ export type HostMessage =
   /** What the context picker attached (none when it was cancelled), or why it attached nothing. */
   | { type: 'attachments'; attachments: Attachment[]; problem?: string }
   /** Opens the composer's context picker (the "Add Context" command). */
-  | { type: 'addContext' };
+  | { type: 'addContext' }
+  /** What `#` offers for the text typed after it (`seq` matches the request). */
+  | { type: 'contextSuggestions'; seq: number; items: ContextSuggestion[] };
 
-export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools' | 'connectModel' | 'trustWorkspace';
-export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools', 'connectModel', 'trustWorkspace'];
+export type ViewCommand = 'newChat' | 'newChatWithSummary' | 'history' | 'switchModel' | 'setApiKey' | 'openSettings' | 'openTools' | 'configureTools' | 'connectModel' | 'trustWorkspace';
+export const VIEW_COMMANDS: readonly ViewCommand[] = ['newChat', 'newChatWithSummary', 'history', 'switchModel', 'setApiKey', 'openSettings', 'openTools', 'configureTools', 'connectModel', 'trustWorkspace'];
 export type ApprovalDecision = 'allow' | 'allowForChat' | 'deny';
 
 export type WebviewMessage =
@@ -169,6 +201,10 @@ export type WebviewMessage =
   | { type: 'send'; id: string; text: string; attachments?: Attachment[] }
   /** Opens the context picker; `used`: characters the composer's attachments hold already. */
   | { type: 'pickContext'; used: number }
+  /** What `#` should offer for `query` (the text typed after it). */
+  | { type: 'suggestContext'; seq: number; query: string }
+  /** Attaches suggestion `index` of the list answering `seq`. */
+  | { type: 'attachSuggestion'; seq: number; index: number; used: number }
   | { type: 'stop' }
   | { type: 'retry' }
   | { type: 'approve'; requestId: string; decision: ApprovalDecision }
@@ -190,7 +226,9 @@ export type WebviewMessage =
   | { type: 'applyCode'; code: string; path?: string; language?: string }
   | { type: 'newFile'; code: string; language?: string }
   /** Enables a switched-off tool the model called, then asks again (Regenerate). */
-  | { type: 'enableAndRetry'; tool: string };
+  | { type: 'enableAndRetry'; tool: string }
+  /** Keep, Undo or Show Diff on an Apply to File proposal. */
+  | { type: 'applyDecision'; itemId: string; decision: ApplyDecision };
 
 export const MAX_TITLE_CHARS = 200;
 
@@ -226,6 +264,12 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     }
     case 'pickContext':
       return Number.isSafeInteger(message.used) && (message.used as number) >= 0 ? { type: 'pickContext', used: message.used as number } : undefined;
+    case 'suggestContext':
+      return Number.isSafeInteger(message.seq) && isText(message.query, 200) ? { type: 'suggestContext', seq: message.seq as number, query: message.query } : undefined;
+    case 'attachSuggestion':
+      return [message.seq, message.index, message.used].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+        ? { type: 'attachSuggestion', seq: message.seq as number, index: message.index as number, used: message.used as number }
+        : undefined;
     case 'approve':
       return isText(message.requestId, 100) && (message.decision === 'allow' || message.decision === 'allowForChat' || message.decision === 'deny')
         ? { type: 'approve', requestId: message.requestId, decision: message.decision }
@@ -250,6 +294,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         : undefined;
     case 'newFile':
       return isText(message.code, MAX_CODE_CHARS) && (message.language === undefined || isText(message.language, 100)) ? { type: 'newFile', code: message.code, language: message.language } : undefined;
+    case 'applyDecision':
+      return isText(message.itemId, 200) && (message.decision === 'keep' || message.decision === 'discard' || message.decision === 'show')
+        ? { type: 'applyDecision', itemId: message.itemId, decision: message.decision }
+        : undefined;
     case 'enableAndRetry':
       return isText(message.tool, 200) && message.tool !== '' ? { type: 'enableAndRetry', tool: message.tool } : undefined;
     default:

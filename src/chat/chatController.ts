@@ -194,8 +194,19 @@ export class ChatController {
   compare(turnId: string, path: string): boolean {
     const copy = this.checkpoints.skippedCopy(turnId, path);
     if (!copy || !this.env.compare) return false;
-    this.env.compare(copy.before, copy.absolute, `${path}: before the turn ↔ now`);
+    this.env.compare(copy.before, copy.absolute, copy.before ? `${path}: before the turn ↔ now` : `${path}: before the turn (no such file) ↔ now`);
     return true;
+  }
+
+  /** Shows an item that belongs to no turn (an Apply to File proposal), or updates it; saved with the chat. */
+  showItem(item: TranscriptItem): void {
+    this.upsert(item);
+    this.env.save(this.conversation);
+  }
+
+  /** The item with this id in the chat shown now, if it is there. */
+  item(id: string): TranscriptItem | undefined {
+    return this.conversation.items.find((i) => i.id === id);
   }
 
   /** A tool call the person started in the panel (Apply to File): a turn of its own, with its card, approval, Undo row and log record. */
@@ -336,8 +347,9 @@ export class ChatController {
   private showUndone(result: UndoResult): void {
     const item = this.turnItem(result.turnId);
     if (!item) return;
-    const skipped = result.skipped.map((s) => ({ path: s.path, reason: s.reason, comparable: Boolean(s.before && s.absolute) }));
-    this.upsert({ ...item, problem: undefined, undone: { restored: result.restored, skipped } });
+    // A file the turn created has no copy from before: Compare shows it against an empty one.
+    const skipped = result.skipped.map((s) => ({ path: s.path, reason: s.reason, comparable: Boolean(s.absolute) }));
+    this.upsert({ ...item, problem: undefined, undone: { restored: result.restored, removed: result.removed ?? [], unchanged: result.unchanged ?? [], skipped } });
   }
 
   private turnItem(turnId: string): Extract<TranscriptItem, { kind: 'turn' }> | undefined {

@@ -81,13 +81,13 @@ export class TurnCheckpoints {
     return result && this.remember(result);
   }
 
-  /** The stored copy of a file an undo skipped (as it was before the turn), and the file now. */
+  /** The stored copy of a file an undo skipped (as it was before the turn; '' when it did not exist), and the file now. */
   skippedCopy(turnId: string, path: string): { before: string; absolute: string } | undefined {
     return this.skipped.get(`${turnId}\n${path}`);
   }
 
   private remember(result: UndoResult): UndoResult {
-    for (const skip of result.skipped) if (skip.before && skip.absolute) this.skipped.set(`${result.turnId}\n${skip.path}`, { before: skip.before, absolute: skip.absolute });
+    for (const skip of result.skipped) if (skip.absolute) this.skipped.set(`${result.turnId}\n${skip.path}`, { before: skip.before ?? '', absolute: skip.absolute });
     return result;
   }
 

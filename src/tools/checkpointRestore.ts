@@ -20,7 +20,12 @@ export interface UndoSkip extends MissingFile {
 export interface UndoResult {
   turnId: string;
   chatId: string;
+  /** Every path that is as it was before the turn now (those below included). */
   restored: string[];
+  /** Of `restored`: files and folders the turn had created, removed again. */
+  removed?: string[];
+  /** Of `restored`: paths that were already as before the turn (nothing had to be done). */
+  unchanged?: string[];
   skipped: UndoSkip[];
   /** What the turn did that no undo reaches, e.g. `run_bash` side effects. */
   notes: string[];
@@ -51,7 +56,7 @@ export async function undoTurnPaths(
   storage: RestoreStorage,
   options: UndoOptions = {},
 ): Promise<{ result: UndoResult; kept: PathEntry[] }> {
-  const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], skipped: [], notes: [...turn.notes] };
+  const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], removed: [], unchanged: [], skipped: [], notes: [...turn.notes] };
   const unrecoverable = new Set(turn.entries.flatMap((e) => filesOf(e.before).filter((f) => !f.stored).map((f) => f.hash)));
   // Every check against what the turn left happens before anything is restored.
   const live: (Snapshot | Error)[] = [];
@@ -72,8 +77,10 @@ export async function undoTurnPaths(
     }
     try {
       const outcome = await restorePath(entry, live[i], unrecoverable, result.skipped, storage.blobDir);
-      if (outcome === 'restored') result.restored.unshift(entry.display);
+      if (outcome === 'restored' || outcome === 'removed' || outcome === 'unchanged') result.restored.unshift(entry.display);
       else skip(outcome);
+      if (outcome === 'removed') result.removed!.unshift(entry.display);
+      if (outcome === 'unchanged') result.unchanged!.unshift(entry.display);
     } catch (error) {
       skip(`could not be restored: ${(error as Error).message}`);
     }
@@ -86,18 +93,18 @@ function needsRestore(entry: PathEntry, live: Snapshot | Error): boolean {
   return !(live instanceof Error) && signature(live) !== entry.beforeSig;
 }
 
-/** Puts one path back; returns 'restored' or the reason it was left alone. */
+/** Puts one path back; returns 'restored', 'removed' (the turn created it), 'unchanged' (already as before), or the reason it was left alone. */
 async function restorePath(entry: PathEntry, live: Snapshot | Error, unrecoverable: Set<string>, skipped: UndoSkip[], blobDir: string): Promise<string> {
   if (entry.unsaved) return entry.unsaved;
   if (live instanceof Error) return `its current state could not be read (${live.message})`;
   const liveSig = signature(live);
-  if (liveSig !== entry.afterSig && liveSig === entry.beforeSig) return 'restored';
+  if (liveSig !== entry.afterSig && liveSig === entry.beforeSig) return 'unchanged';
   await assertRealFoldersInside(entry.root, entry.path);
   if (liveSig !== entry.afterSig) {
     // A folder the turn created goes only if it is empty once the turn's own files are gone.
     if (entry.before.kind === 'absent' && live.kind === 'dir') {
       const removed = await fs.rmdir(entry.path).then(() => true, () => false);
-      return removed ? 'restored' : 'the folder is not empty: it holds files the turn did not put there';
+      return removed ? 'removed' : 'the folder is not empty: it holds files the turn did not put there';
     }
     return live.kind === 'absent' ? 'deleted after the turn' : 'changed after the turn';
   }
@@ -105,7 +112,7 @@ async function restorePath(entry: PathEntry, live: Snapshot | Error, unrecoverab
   if (lost) return `holds ${lost.display}, of which no copy was kept; undoing would lose it`;
   if (entry.before.kind === 'file' && !entry.before.stored) return entry.before.missing ?? 'no copy was kept';
   await fs.rm(entry.path, { recursive: true, force: true });
-  if (entry.before.kind === 'absent') return 'restored';
+  if (entry.before.kind === 'absent') return 'removed';
   await fs.mkdir(path.dirname(entry.path), { recursive: true });
   await materialize(entry.before, blobDir, entry.path, entry.display, skipped);
   return 'restored';

@@ -30,22 +30,34 @@ export function approvalCard(approval: ApprovalView, toolName: string, actions: 
   if (approval.why) card.append(paragraph('approval-why', approval.why));
   if (approval.proposed) card.append(proposedContent(approval.proposed));
 
+  // One row at any width, as Copilot's card: Allow with a ▾ for "for this chat", Deny, Review.
   const buttons = element('div', 'approval-buttons');
-  const allowForChat = button(approval.scope ?? 'Allow for this chat', 'secondary allow-for-chat', () => decide('allowForChat'));
-  if (approval.scopeDetail) allowForChat.title = approval.scopeDetail;
-  buttons.append(button('Allow', 'primary allow', () => decide('allow')), allowForChat, button('Deny', 'secondary deny', () => decide('deny')));
+  const menu = allowMenu(approval, () => decide('allowForChat'));
+  const more = button('', 'primary allow-more', () => toggleMenu(menu, more));
+  more.append(chevron());
+  more.title = approval.scope ?? 'Allow for this chat';
+  more.setAttribute('aria-label', `More ways to allow: ${approval.scope ?? 'for this chat'}`);
+  more.setAttribute('aria-haspopup', 'menu');
+  more.setAttribute('aria-expanded', 'false');
+  const split = element('span', 'split-button');
+  split.append(button('Allow', 'primary allow', () => decide('allow')), more);
+  buttons.append(split, button('Deny', 'secondary deny', () => decide('deny')));
   if (approval.reviewable) {
     const review = button('Review', 'secondary review-change', () => actions.review(id));
     review.title = 'Open the difference in the diff editor; accept or reject from its title bar or here';
     buttons.append(review);
   }
-  card.append(buttons);
-  if (approval.scopeDetail) card.append(paragraph('approval-scope', `“${approval.scope ?? 'Allow for this chat'}”: ${approval.scopeDetail}`));
+  card.append(buttons, menu);
   card.append(paragraph('approval-keys', 'Enter allows · Escape denies'));
 
   card.addEventListener('keydown', (event) => {
     if (event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.key === 'Escape') {
+    if (event.key === 'Escape' && !menu.hidden) {
+      event.preventDefault();
+      event.stopPropagation();
+      toggleMenu(menu, more, false);
+      more.focus();
+    } else if (event.key === 'Escape') {
       // The panel's own Escape stops the turn: here it only answers this question.
       event.preventDefault();
       event.stopPropagation();
@@ -59,6 +71,35 @@ export function approvalCard(approval: ApprovalView, toolName: string, actions: 
     }
   });
   return card;
+}
+
+/** The ▾ menu under the buttons: "Allow … for this chat" and exactly what it covers. */
+function allowMenu(approval: ApprovalView, allowForChat: () => void): HTMLElement {
+  const menu = element('div', 'approval-menu');
+  menu.setAttribute('role', 'menu');
+  menu.hidden = true;
+  const item = button(approval.scope ?? 'Allow for this chat', 'allow-for-chat', allowForChat);
+  item.setAttribute('role', 'menuitem');
+  menu.append(item);
+  if (approval.scopeDetail) menu.append(paragraph('approval-scope', approval.scopeDetail));
+  return menu;
+}
+
+function toggleMenu(menu: HTMLElement, opener: HTMLElement, open = menu.hidden): void {
+  menu.hidden = !open;
+  opener.setAttribute('aria-expanded', String(open));
+  if (open) menu.querySelector<HTMLElement>('[role=menuitem]')?.focus();
+}
+
+function chevron(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M4 6l4 4 4-4');
+  svg.append(path);
+  return svg;
 }
 
 /**

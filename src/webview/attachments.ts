@@ -60,13 +60,15 @@ export interface ComposerAttachmentOptions {
   input: HTMLTextAreaElement;
   /** Shows why something was not attached. */
   say(text: string): void;
+  /** `#` typed at the start of a word (at this index): the inline list handles it. */
+  hash?(at: number): void;
   /** The attachments changed (to keep them with the draft). */
   changed(): void;
 }
 
 /**
- * The composer's attached context: an "Add context" button (or `#` typed at the start of a word)
- * asks the host's picker, the answers show as chips, removable by their × or with
+ * The composer's attached context: an "Add context" button asks the host's picker (`#` typed at
+ * the start of a word opens the inline list of hashSuggestions.ts, or the picker without one), the answers show as chips, removable by their × or with
  * Backspace/Delete on a focused chip; Backspace at the start of the message steps onto the last.
  */
 export class ComposerAttachments {
@@ -184,6 +186,7 @@ export class ComposerAttachments {
     const at = (input.selectionStart ?? 0) - 1;
     if (event.inputType !== 'insertText' || event.data !== '#' || input.value[at] !== '#') return;
     if (at > 0 && !/\s/.test(input.value[at - 1])) return;
+    if (this.options.hash) return this.options.hash(at);
     this.hashAt = at;
     this.pick();
   }

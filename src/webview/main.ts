@@ -3,11 +3,13 @@ import './chat.css';
 import './toolCards.css';
 import './composer.css';
 import { ComposerAttachments } from './attachments';
+import { HashSuggestions } from './hashSuggestions';
 import { attachScrollToBottom } from './scrollToBottom';
 import { button, el, TranscriptView } from './transcript';
 import { TrustBanner } from './trustBanner';
 import { HistoryList } from './historyList';
 import { TurnActionsView } from './turnActions';
+import { compact } from './tokenCount';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -35,7 +37,7 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-label', 'Conversation');
 scroller.append(welcome, log);
-attachScrollToBottom(scroller, log);
+const toLatest = attachScrollToBottom(scroller, log);
 
 const composer = el('form', 'composer');
 const input = el('textarea', 'message-input');
@@ -52,12 +54,17 @@ send.textContent = 'Send';
 send.setAttribute('aria-label', 'Send message');
 const stop = button('Stop', 'stop-button', () => post({ type: 'stop' }));
 stop.setAttribute('aria-label', 'Stop the reply (Escape)');
-composer.append(input, send, stop, status);
-const attachments = new ComposerAttachments({ post, input, say: (text) => showStatus(text), changed: () => saveDraft() });
+// Before the composer's own keys: while the `#` list is open, Enter and the arrows are its.
+const hashList = new HashSuggestions({ input, post, used: () => attachments.usedChars(), browse: () => attachments.pick() });
+composer.append(hashList.element, input, send, stop, status);
+const attachments = new ComposerAttachments({ post, input, say: (text) => showStatus(text), changed: () => saveDraft(), hash: (at) => hashList.openAt(at) });
 attachments.add(vscode.getState()?.attachments ?? []);
 composer.prepend(attachments.element);
+// Configure Tools at the input, as Copilot has it: the tools are a click away and the chat keeps its height.
+const toolsButton = button('', 'configure-tools', () => post({ type: 'command', command: 'configureTools' }));
+attachments.element.insertBefore(toolsButton, attachments.element.firstChild?.nextSibling ?? null);
 const trustBanner = new TrustBanner(() => post({ type: 'command', command: 'trustWorkspace' }));
-root.append(header, trustBanner.element, scroller, composer);
+root.append(header, trustBanner.element, scroller, toLatest, composer);
 
 const transcript = new TranscriptView(log, {
   approve: (requestId, decision) => post({ type: 'approve', requestId, decision }),
@@ -70,6 +77,7 @@ const transcript = new TranscriptView(log, {
   compare: (turnId, path) => post({ type: 'compare', turnId, path }),
   code: (message) => post(message),
   enableAndRetry: (tool) => post({ type: 'enableAndRetry', tool }),
+  applyDecision: (itemId, decision) => post({ type: 'applyDecision', itemId, decision }),
 });
 const turnActions = new TurnActionsView(transcript, log, post);
 const history = new HistoryList(root, post, () => input.focus());
@@ -89,6 +97,9 @@ function setBusy(value: boolean): void {
 function setMeta(provider: string, model: string, tools: string[]): void {
   modelButton.textContent = `${provider} · ${model}`;
   modelButton.setAttribute('aria-label', `Model: ${provider} ${model}. Switch model`);
+  toolsButton.replaceChildren(wrench(), document.createTextNode(tools.length === 1 ? '1 tool' : `${tools.length} tools`));
+  toolsButton.title = `Configure Tools: the model may use ${tools.length ? tools.join(', ') : 'no tools'}`;
+  toolsButton.setAttribute('aria-label', `Configure Tools (${tools.length} active)`);
   welcome.replaceChildren();
   const title = el('h2');
   title.textContent = 'Ask about this workspace';
@@ -98,7 +109,7 @@ function setMeta(provider: string, model: string, tools: string[]): void {
     : 'No tools are active, so the model can only talk. Activate tools in the Tools view.';
   const connect = button('Connect a Model…', 'secondary connect-model', () => post({ type: 'command', command: 'connectModel' }));
   connect.title = 'Find a local Ollama or LM Studio, or pick a provider, then a model from its list, and test it';
-  welcome.append(title, text, button('Manage tools', 'link-button', () => post({ type: 'command', command: 'openTools' })), el('br'), connect);
+  welcome.append(title, text, button('Configure tools', 'link-button', () => post({ type: 'command', command: 'configureTools' })), el('br'), connect);
 }
 
 /** "3.1k / 32k · 10%": how full the model's context window was for the latest request. */
@@ -118,10 +129,16 @@ function setContext(context: ContextMeter | undefined): void {
     (fitted.length ? ` To fit: ${fitted.join(', ')}.` : '');
 }
 
-function compact(tokens: number): string {
-  if (tokens < 1000) return String(tokens);
-  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
-  return `${(tokens / 1_000_000).toFixed(1)}M`;
+function wrench(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('class', 'add-context-icon');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M13.6 4.4 11.5 6.5 9.6 6.4 9.5 4.5l2.1-2.1a3.4 3.4 0 0 0-4.4 4.3L2.5 11.4a1.5 1.5 0 0 0 2.1 2.1l4.7-4.7a3.4 3.4 0 0 0 4.3-4.4z');
+  svg.append(path);
+  return svg;
 }
 
 function applyState(state: ChatViewState): void {
@@ -232,6 +249,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'addContext':
       attachments.pick();
+      break;
+    case 'contextSuggestions':
+      hashList.receive(message);
       break;
   }
 });

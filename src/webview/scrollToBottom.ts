@@ -4,34 +4,52 @@ import './scrollToBottom.css';
 export const FOLLOW_DISTANCE = 80;
 
 /**
- * A round "↓" button over the end of the transcript while the person has scrolled up (during
- * a reply or after it); a click brings the end into view. `content` is watched for growth, so the
- * button appears when a reply streams in below what the person is reading.
+ * Keeps the newest content in view and offers a way back to it:
+ * - while the person is at the end, whatever grows the transcript (streamed text, a highlighted
+ *   block, Regenerate and Edit added after a reply, an image) keeps the end in view;
+ * - once they scroll up, a "Jump to latest" bar appears between the transcript and the input. It
+ *   takes its own row, so it never covers text, and a click brings the end into view.
+ * Returns the bar, for the panel to place right under the transcript.
  */
-export function attachScrollToBottom(scroller: HTMLElement, content: HTMLElement): HTMLButtonElement {
+export function attachScrollToBottom(scroller: HTMLElement, content: HTMLElement): HTMLElement {
   const bar = document.createElement('div');
   bar.className = 'scroll-to-bottom-bar';
+  bar.hidden = true;
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'scroll-to-bottom';
   button.title = 'Scroll to the latest message';
   button.setAttribute('aria-label', 'Scroll to the latest message');
-  button.append(arrowDown());
-  button.hidden = true;
+  const label = document.createElement('span');
+  label.textContent = 'Jump to latest';
+  button.append(arrowDown(), label);
   bar.append(button);
-  scroller.append(bar);
 
+  let following = true;
+  const distance = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
   const update = () => {
-    button.hidden = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= FOLLOW_DISTANCE;
+    bar.hidden = following || distance() <= FOLLOW_DISTANCE;
+  };
+  const toEnd = () => {
+    scroller.scrollTop = scroller.scrollHeight;
   };
   button.addEventListener('click', () => {
-    scroller.scrollTop = scroller.scrollHeight;
+    following = true;
+    toEnd();
     update();
   });
-  scroller.addEventListener('scroll', update, { passive: true });
-  new ResizeObserver(update).observe(content);
-  new ResizeObserver(update).observe(scroller);
-  return button;
+  // Only the person's scrolling decides whether to follow; growth of the content never does.
+  scroller.addEventListener('scroll', () => {
+    following = distance() <= FOLLOW_DISTANCE;
+    update();
+  }, { passive: true });
+  const grew = () => {
+    if (following) toEnd();
+    update();
+  };
+  new ResizeObserver(grew).observe(content);
+  new ResizeObserver(grew).observe(scroller);
+  return bar;
 }
 
 function arrowDown(): SVGSVGElement {

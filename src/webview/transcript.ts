@@ -1,4 +1,6 @@
-import { revealHiddenCharacters, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
+import { revealHiddenCharacters, type ApplyDecision, type ApprovalDecision, type ErrorAction, type ToolCardStatus, type TranscriptItem } from '../protocol';
+import { applyCard } from './applyCard';
+import { skippedLine, undoneLine } from './undoWording';
 import { errorCard, keepRetryOnNewestError } from './errorCard';
 import { approvalCard, decisionBadge, decisionLine, offerFocus, readableArguments } from './approvalCard';
 import { decorateCodeBlocks, type CodeBlockMessage } from './codeBlocks';
@@ -21,6 +23,8 @@ export interface TranscriptActions {
   code(message: CodeBlockMessage): void;
   /** Enables the switched-off tool a model called and asks again. */
   enableAndRetry(tool: string): void;
+  /** Keep, Undo or Show Diff on an Apply to File proposal. */
+  applyDecision(itemId: string, decision: ApplyDecision): void;
 }
 
 const STATUS_TEXT: Record<ToolCardStatus, string> = {
@@ -123,6 +127,8 @@ export class TranscriptView {
       }
       case 'turn':
         return this.turnRow(item);
+      case 'apply':
+        return applyCard(item, (id, decision) => this.actions.applyDecision(id, decision));
     }
   }
 
@@ -133,7 +139,8 @@ export class TranscriptView {
     element.setAttribute('aria-label', 'Changes made by this turn');
     const line = el('p');
     const count = item.files.length;
-    line.textContent = count ? `Changed ${count} file${count === 1 ? '' : 's'}: ${item.files.map(revealHiddenCharacters).join(', ')}` : 'No files changed by Toolbelt\'s file tools.';
+    if (count) line.append(`Changed ${count} file${count === 1 ? '' : 's'}: `, breakableAtSlashes(item.files.map(revealHiddenCharacters).join(', ')));
+    else line.textContent = 'No files changed by Toolbelt\'s file tools.';
     element.append(line);
     for (const note of item.notes) {
       const noteLine = el('p', 'turn-note');
@@ -142,12 +149,16 @@ export class TranscriptView {
     }
     if (item.undone) {
       const done = el('p', 'turn-undone');
-      done.textContent = item.undone.restored.length ? `Undone: restored ${item.undone.restored.map(revealHiddenCharacters).join(', ')}.` : 'Undone: nothing needed restoring.';
+      done.textContent = undoneLine(item.undone);
       element.append(done);
       for (const skip of item.undone.skipped) {
         const row = el('p', 'turn-skipped');
-        row.textContent = `Skipped ${revealHiddenCharacters(skip.path)}: ${skip.reason}. `;
-        if (skip.comparable) row.append(button('Compare', 'link-button', () => this.actions.compare(item.turnId, skip.path)));
+        row.textContent = `${skippedLine(skip)} `;
+        if (skip.comparable) {
+          const compare = button('Compare', 'link-button compare-skipped', () => this.actions.compare(item.turnId, skip.path));
+          compare.title = 'Open the file as it was before the turn beside the file now';
+          row.append(compare);
+        }
         element.append(row);
       }
     } else if (count > 0) {
@@ -198,15 +209,19 @@ export class TranscriptView {
     icon.setAttribute('aria-hidden', 'true');
     // Names and arguments come from the model: hidden and direction-changing characters are shown, not obeyed.
     const name = el('span', 'tool-name');
-    name.textContent = revealHiddenCharacters(item.name);
+    name.textContent = revealHiddenCharacters(item.label ?? item.name);
+    if (item.label) name.title = `The model calls it ${revealHiddenCharacters(item.name)}`;
     const args = el('span', 'tool-args');
     args.textContent = revealHiddenCharacters(argumentSummary(item.arguments));
     const meta = el('span', 'tool-meta');
-    const ran = item.durationMs !== undefined && item.status !== 'running' ? ` · ${formatDuration(item.durationMs)}` : '';
-    meta.textContent = [`${STATUS_TEXT[item.status]}${ran}`, decisionBadge(item.decision)].filter(Boolean).join(' · ');
-    if (ran) meta.title = 'Run time: the time spent deciding is not counted';
+    const ran = item.durationMs !== undefined && item.status !== 'running' ? formatDuration(item.durationMs) : '';
+    const badge = decisionBadge(item.decision);
+    // "denied · denied by you" says it twice.
+    const status = item.status === 'denied' && badge.startsWith('denied') ? '' : STATUS_TEXT[item.status];
+    meta.textContent = [status, ran, badge].filter(Boolean).join(' · ');
+    meta.title = [meta.textContent, ran ? 'Run time: the time spent deciding is not counted' : ''].filter(Boolean).join('. ');
     summary.append(icon, name, args, meta);
-    summary.setAttribute('aria-label', `Tool ${revealHiddenCharacters(item.name)}, ${STATUS_TEXT[item.status]}`);
+    summary.setAttribute('aria-label', `Tool ${revealHiddenCharacters(item.label ?? item.name)}, ${STATUS_TEXT[item.status]}`);
     card.append(summary);
 
     const body = el('div', 'tool-body');
@@ -245,6 +260,16 @@ export class TranscriptView {
     const scroller = this.container.parentElement ?? this.container;
     scroller.scrollTop = scroller.scrollHeight;
   }
+}
+
+/** A path that wraps after its slashes rather than inside a name. */
+function breakableAtSlashes(text: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  text.split('/').forEach((part, index) => {
+    if (index > 0) fragment.append('/', document.createElement('wbr'));
+    fragment.append(part);
+  });
+  return fragment;
 }
 
 function section(label: string, text: string): HTMLElement {

@@ -29,7 +29,8 @@ describe('Chat panel in a real workbench (browser)', function () {
   });
 
   it('shows the model and the active tools before the first message', async () => {
-    await chat.locator('.model-switch', { hasText: 'openai · scripted-model' }).waitFor();
+    // The header names where the model runs: the scripted server's host, not "openai".
+    await chat.locator('.model-switch', { hasText: `${new URL(model.origin).host} · scripted-model` }).waitFor();
     assert.match((await chat.locator('.welcome').textContent()) ?? '', /2 tools: calculator, read_file/);
     await workbench.screenshot('chat-empty');
   });
@@ -177,7 +178,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     // Gemini's own service needs a key (a custom or local server is asked without one), and none is set.
     await fs.writeFile(settingsFile, JSON.stringify({ ...settings, 'toolbelt.provider': 'gemini', 'toolbelt.baseUrl': '' }, null, 2));
     try {
-      await chat.locator('.model-switch', { hasText: /^gemini/ }).waitFor({ timeout: 30_000 });
+      await chat.locator('.model-switch', { hasText: /^Gemini · / }).waitFor({ timeout: 30_000 });
       await ask('Hello Gemini');
       const error = chat.locator('.error-item');
       await error.waitFor();
@@ -195,7 +196,7 @@ describe('Chat panel in a real workbench (browser)', function () {
     await workbench.page.locator('.quick-input-widget input').fill('Light Modern');
     await workbench.pickOption('Light Modern');
     await workbench.page.locator('.monaco-workbench.vs').waitFor();
-    await chat.locator('.model-switch', { hasText: /^openai/ }).waitFor({ timeout: 30_000 });
+    await chat.locator('.model-switch', { hasText: `${new URL(model.origin).host} · scripted-model` }).waitFor({ timeout: 30_000 });
     await workbench.screenshot('chat-light');
   });
 });

@@ -67,7 +67,8 @@ describe('Code blocks in the chat panel (browser)', function () {
     assert.equal(await ts.locator('.code-language').textContent(), 'TypeScript');
     assert.equal(await ts.locator('.code-path').textContent(), 'src/greet.ts');
     assert.equal(await block(1).locator('.code-language').textContent(), 'Python');
-    assert.deepEqual(await ts.locator('.code-actions button').allTextContents(), ['Copy', 'Insert', 'Apply', 'New File']);
+    const visible = await ts.locator('.code-actions button:visible').allTextContents();
+    assert.deepEqual(visible, ['Copy', 'Apply', 'Insert', 'New File'], 'wide enough: every action in the header, no "⋯"');
     assert.equal(await ts.locator('pre').textContent(), TS_CODE);
     assert.ok((await ts.locator('pre .hljs-keyword').count()) >= 2, 'keywords are highlighted');
     assert.ok((await ts.locator('pre .hljs-string').count()) >= 1, 'strings are highlighted');
@@ -75,7 +76,7 @@ describe('Code blocks in the chat panel (browser)', function () {
 
     const code = await ts.locator('pre').boundingBox();
     for (const name of ['Copy', 'Insert', 'Apply', 'New File']) {
-      const button = await ts.locator('.code-actions button', { hasText: name }).boundingBox();
+      const button = await ts.locator('.code-actions > button', { hasText: new RegExp(`^${name}$`) }).boundingBox();
       assert.ok(code && button, `${name} and the code are laid out`);
       const overlaps = button.x < code.x + code.width && code.x < button.x + button.width && button.y < code.y + code.height && code.y < button.y + button.height;
       assert.equal(overlaps, false, `${name} (${JSON.stringify(button)}) does not overlap the code (${JSON.stringify(code)})`);
@@ -125,10 +126,16 @@ describe('Code blocks in the chat panel (browser)', function () {
     await workbench.screenshot('code-blocks-inserted');
   });
 
-  it('Apply to File writes the block\'s file through an approval in the panel, and Undo of the turn removes it', async () => {
+  it('Apply to File shows the new file as a diff to Keep, writes it on Keep through the approval the workspace asks for, and Undo of the turn removes it', async () => {
     const target = path.join(workbench.workspace, 'src', 'greet.ts');
     assert.equal(existsSync(target), false);
     await block(0).locator('button.apply-code').click();
+    const proposal = chat.locator('.apply-card.status-pending').last();
+    await proposal.waitFor({ timeout: 30_000 });
+    assert.match((await proposal.textContent()) ?? '', /greet\.ts\s*\+3 −0[^]*Creates the file/);
+    await workbench.page.locator('.tab.active', { hasText: /greet\.ts/ }).waitFor({ timeout: 30_000 });
+    assert.equal(existsSync(target), false, 'nothing is written before Keep');
+    await proposal.locator('button.apply-keep').click();
     const card = chat.locator('details.tool-card[data-tool="write_file"]').last();
     const approval = card.locator('.approval');
     await approval.waitFor({ timeout: 30_000 });
@@ -154,6 +161,7 @@ describe('Code blocks in the chat panel (browser)', function () {
     assert.equal(await box.inputValue(), 'new-file.py');
     await box.fill('tools/shout.py');
     await box.press('Enter');
+    await chat.locator('.apply-card.status-pending button.apply-keep').last().click({ timeout: 30_000 });
     const approval = chat.locator('details.tool-card[data-tool="write_file"]').last().locator('.approval');
     await approval.waitFor({ timeout: 30_000 });
     await approval.locator('button', { hasText: /^Allow$/ }).click();

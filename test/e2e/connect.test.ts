@@ -43,10 +43,10 @@ describe('Connect a model, from the first failed send (browser, light theme)', f
     await workbench.screenshot('connect-first-error-light');
   });
 
-  it('walks provider → base URL → model from /v1/models → test, then retries the message by itself', async () => {
+  it('walks provider → base URL (finding /v1 by itself) → model → a test shown in the flow, then retries the message by itself', async () => {
     model.modelLists.models.openai = ['scripted-model', 'other-model'];
-    // The connection test gets a call of its ping tool; the retried turn gets the answer.
-    model.enqueue({ toolCalls: [{ name: 'ping', arguments: {} }] }, { text: 'Yes, connected through the scripted server.' });
+    // The first test fails (404) and says so in the flow; the second gets a call of its ping tool; the retried turn gets the answer.
+    model.enqueue({ fault: 'http', status: 404, errorMessage: 'no such model' }, { toolCalls: [{ name: 'ping', arguments: {} }] }, { text: 'Yes, connected through the scripted server.' });
     await chat.locator('.error-item button', { hasText: 'Connect a Model' }).click();
 
     await quickInput().locator('.quick-input-title', { hasText: 'Connect a Model' }).waitFor();
@@ -54,26 +54,46 @@ describe('Connect a model, from the first failed send (browser, light theme)', f
 
     const box = quickInput().locator('input');
     await quickInput().locator('.quick-input-message', { hasText: /base URL/ }).waitFor();
-    await box.fill(model.openaiBaseUrl);
+    // The server's address without /v1: the model list is found at /v1 and the address follows.
+    await box.fill(model.origin);
     await box.press('Enter');
 
     await quickInput().locator('.quick-input-list [role=option]', { hasText: 'other-model' }).waitFor({ timeout: 30_000 });
-    assert.match((await quickInput().locator('.quick-input-title').textContent()) ?? '', /\(3\/3\)/, 'a step counter: provider, base URL, model');
+    assert.match((await quickInput().locator('.quick-input-title').textContent()) ?? '', /\(3\/4\)/, 'a step counter: provider, base URL, model, test');
+    await quickInput().getByText(`Found at ${model.openaiBaseUrl}: the address now ends in /v1`).waitFor();
     await workbench.screenshot('connect-model-list-light');
+
+    // A typed name is checked against the list shown.
+    await workbench.pickOption('Type a model name…');
+    await quickInput().locator('.quick-input-message', { hasText: 'The model name as' }).waitFor();
+    await box.fill('scripted-modle');
+    await quickInput().locator('.quick-input-message', { hasText: 'did not list "scripted-modle" among its 2 models: did you mean scripted-model?' }).waitFor();
+    await workbench.screenshot('connect-typed-name-light');
+    await box.press('Enter');
+
+    const failed = quickInput().locator('.quick-input-list [role=option]', { hasText: 'The test request failed' });
+    await failed.waitFor({ timeout: 60_000 });
+    assert.match((await quickInput().locator('.quick-input-title').textContent()) ?? '', /\(4\/4\)/, 'the test is a step of its own');
+    assert.match((await failed.textContent()) ?? '', /does not know the model "scripted-modle"[^]*HTTP 404/);
+    await workbench.screenshot('connect-test-failed-light');
+    assert.equal(await workbench.notification(/test request failed/i).count(), 0, 'no toast: the failure is in the flow');
+    await workbench.pickOption('Back: pick another model');
+    await quickInput().locator('.quick-input-list [role=option]', { hasText: 'other-model' }).waitFor({ timeout: 30_000 });
     await workbench.pickOption('scripted-model');
 
     await workbench.notification(new RegExp(`connected to ${host().replace(/\./g, '\\.')} · scripted-model\\. Streaming works\\. Tool calls work\\.`)).waitFor({ timeout: 60_000 });
     await chat.locator('.message.assistant', { hasText: 'Yes, connected through the scripted server.' }).waitFor({ timeout: 60_000 });
     await idle();
 
-    const [probe, retried] = model.requests;
+    const [failedProbe, probe, retried] = model.requests;
+    assert.equal(failedProbe.body.model, 'scripted-modle');
     assert.deepEqual((probe.body.tools as { function: { name: string } }[]).map((t) => t.function.name), ['ping'], 'the test offered one tool');
     assert.equal(probe.stream, true, 'the test streamed');
     const users = (retried.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user');
     assert.deepEqual(users.map((m) => m.content), [QUESTION], 'the earlier message was sent once, by the retry');
     assert.equal(await chat.locator('.error-item').count(), 0, 'the fixed error is gone');
     assert.equal(await chat.locator('.message.user').count(), 1);
-    await chat.locator('.model-switch', { hasText: 'openai · scripted-model' }).waitFor();
+    await chat.locator('.model-switch', { hasText: `${new URL(model.origin).host} · scripted-model` }).waitFor();
     await workbench.screenshot('connect-answered-light');
   });
 
@@ -129,7 +149,7 @@ describe('Connect a model, from the first failed send (browser, light theme)', f
     await workbench.pickOption('scripted-ollama:latest');
     await workbench.notification(/connected to Ollama · scripted-ollama:latest\. Streaming works\. Tool calls work\./).waitFor({ timeout: 60_000 });
     await chat.locator('.message.assistant', { hasText: 'Ollama answers the retried question.' }).waitFor({ timeout: 60_000 });
-    await chat.locator('.model-switch', { hasText: 'ollama · scripted-ollama:latest' }).waitFor();
+    await chat.locator('.model-switch', { hasText: 'Ollama · scripted-ollama:latest' }).waitFor();
     const last = model.requests.at(-1)!;
     assert.equal(last.format, 'ollama');
     assert.equal((last.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1)?.content, 'Second failing question');

@@ -59,7 +59,7 @@ describe('Chat context and layout in a real workbench (browser)', function () {
     const toolsHeader = workbench.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
     assert.equal(await toolsHeader.getAttribute('aria-expanded'), 'false');
     chat = await workbench.chatFrame();
-    await chat.locator('.model-switch', { hasText: 'openai · scripted-model' }).waitFor();
+    await chat.locator('.model-switch', { hasText: `${new URL(model.origin).host} · scripted-model` }).waitFor();
     const collapsed = await transcriptHeight();
     await workbench.screenshot('context-layout-tools-collapsed');
     await workbench.setToolsViewExpanded(true);
@@ -89,12 +89,21 @@ describe('Chat context and layout in a real workbench (browser)', function () {
     await workbench.page.keyboard.press('Shift+ArrowDown');
     await workbench.page.keyboard.press('Control+Alt+K');
     await waitUntil(async () => (await focusedInChat()).includes('message-input'), 'the message box has the focus');
+    // `#` lists what can be attached right at the input (no picker at the top of the window), narrowed as you type.
     await input().pressSequentially('Explain #');
-    await picker().waitFor();
+    const list = chat.locator('.hash-menu');
+    await list.locator('.hash-option.kind-selection', { hasText: 'Selection' }).waitFor();
+    assert.equal(await picker().count(), 0, 'no quick pick at the top of the window');
+    await list.locator('.hash-option.kind-file', { hasText: 'README.md' }).first().waitFor();
+    await input().pressSequentially('hel');
+    await list.locator('.hash-option.kind-file', { hasText: 'README.md' }).waitFor({ state: 'detached' });
+    const options = await list.locator('.hash-option .hash-label').allTextContents();
+    assert.deepEqual(options.slice(0, 2), ['Selection', 'hello.ts'], `the selection, then the open editor (${options.join(', ')})`);
+    assert.ok(options.includes('Browse files…'));
     await workbench.screenshot('context-picker');
-    await workbench.page.locator('.quick-input-list [role=option]', { hasText: 'Selection' }).first().click();
+    await list.locator('.hash-option.kind-selection').click();
     await composerChips().filter({ hasText: 'hello.ts:1-2' }).waitFor();
-    assert.equal(await input().inputValue(), 'Explain ', 'the # that opened the picker is gone');
+    assert.equal(await input().inputValue(), 'Explain ', 'the #hel that opened the list is gone');
 
     await attachFromPicker('big.log');
     const big = composerChips().filter({ hasText: 'big.log' });

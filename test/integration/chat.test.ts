@@ -72,6 +72,31 @@ describe('Chat through the API in a real extension host', () => {
     }
   });
 
+  it('sends a key only to the endpoint it was set for: a keyless local server works, an OpenAI key never reaches it', async () => {
+    // A fresh chat: a saved key retries a failed message by itself, and the last test left one.
+    await vscode.commands.executeCommand('toolbelt.newChat');
+    // A key for OpenAI's own service (set while the settings name it), none for the local server.
+    await setChatSettings({ baseUrl: '' });
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-openai-own');
+    await setChatSettings({ baseUrl: model.openaiBaseUrl });
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+    try {
+      model.enqueue({ text: 'Keyless.' });
+      assert.equal(await api.chat.send('Hello, local server'), 'Keyless.');
+      assert.equal(model.requests[0].headers.authorization, 'Bearer not-needed', "the server at the base URL got no key (the SDK's placeholder), not OpenAI's");
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-local-only');
+      model.reset();
+      model.enqueue({ text: 'Keyed.' });
+      assert.equal(await api.chat.send('And with its own key?'), 'Keyed.');
+      assert.equal(model.requests[0].headers.authorization, 'Bearer sk-local-only');
+    } finally {
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+      await setChatSettings({ baseUrl: '' });
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+      await setChatSettings({ baseUrl: model.openaiBaseUrl });
+    }
+  });
+
   it('runs one turn with the active tools and resolves with the reply', async () => {
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-integration');
     model.enqueue(

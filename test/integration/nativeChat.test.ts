@@ -303,6 +303,7 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     assert.equal(messages[2].tool_call_id, call.callId);
     assert.equal(messages[2].content, '42');
   });
+
   it('works with a keyless local server, as the panel does, and sends it no key', async () => {
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
     try {

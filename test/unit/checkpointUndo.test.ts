@@ -16,6 +16,8 @@ describe('checkpoint undo', () => {
     assert.equal(await bench.ws.read('gen/deep/new.txt'), 'fresh');
     const result = await bench.store.undoLastTurn();
     assert.deepEqual(result?.restored, ['gen', 'gen/deep', 'gen/deep/new.txt']);
+    assert.deepEqual(result?.removed, ['gen', 'gen/deep', 'gen/deep/new.txt'], 'said as removed: the turn had created them');
+    assert.deepEqual(result?.unchanged, []);
     assert.deepEqual(result?.skipped, []);
     assert.equal(await bench.ws.exists('gen'), false);
     assert.deepEqual((await fs.readdir(bench.ws.root)).sort(), ['keep.txt', 'notes', 'src'], 'nothing of the store lands in the workspace');
@@ -31,6 +33,7 @@ describe('checkpoint undo', () => {
     });
     const result = await bench.store.undoLastTurn();
     assert.deepEqual(result?.restored, ['run.sh']);
+    assert.deepEqual([result?.removed, result?.unchanged], [[], []], 'an overwritten file is restored, not removed');
     assert.ok((await fs.readFile(bench.ws.path('run.sh'))).equals(original));
     assert.equal(await modeOf(bench.ws.path('run.sh')), 0o751);
   });
@@ -141,6 +144,13 @@ describe('checkpoint undo', () => {
     await bench.store.undoLastTurn();
     assert.deepEqual(await fs.readdir(bench.ws.path('notes')), ['todo.md']);
     assert.equal(await bench.ws.read('notes/todo.md'), '# todo\n- one\n');
+  });
+
+  it('says which files were already as before the turn (the person put them back) instead of claiming it restored them', async () => {
+    await turn((t) => tool(t, 'write_file', { path: 'keep.txt', content: 'agent' }));
+    await bench.ws.write({ 'keep.txt': 'keep\n' });
+    const result = await bench.store.undoLastTurn();
+    assert.deepEqual([result?.restored, result?.unchanged, result?.removed], [['keep.txt'], ['keep.txt'], []]);
   });
 
   it('does not overwrite a file the person edited after the turn, and keeps the before copy', async () => {

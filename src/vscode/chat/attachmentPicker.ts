@@ -10,7 +10,7 @@ import { readAttachment, type AttachmentTarget } from './attachmentReader';
 /** Workspace files offered at most (VS Code's own fuzzy match narrows them as the person types). */
 export const MAX_PICKER_FILES = 5000;
 
-interface TargetItem extends vscode.QuickPickItem {
+export interface TargetItem extends vscode.QuickPickItem {
   target?: AttachmentTarget;
 }
 
@@ -61,7 +61,7 @@ export async function pickAttachment(tools: ToolContext, usedChars: number, log?
 }
 
 /** The selection, the active file and the other open editors, as they are now. */
-function editorTargets(): TargetItem[] {
+export function editorTargets(): TargetItem[] {
   const items: TargetItem[] = [];
   const active = vscode.window.activeTextEditor;
   if (active && !active.selection.isEmpty) {
@@ -90,7 +90,7 @@ function editorTargets(): TargetItem[] {
 }
 
 /** The workspace's files, sorted by path (open ones too, so searching by name always finds a file). */
-async function workspaceFiles(token: vscode.CancellationToken): Promise<TargetItem[]> {
+export async function workspaceFiles(token: vscode.CancellationToken): Promise<TargetItem[]> {
   const excludes = readExcludeGlobs();
   const uris = await vscode.workspace.findFiles('**/*', excludes.length ? `{${excludes.join(',')}}` : null, MAX_PICKER_FILES, token);
   const ignored = await gitignoreFilters();

@@ -4,6 +4,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../../agent/prompt';
 import { ChatController, ChatSetupError, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
 import { endpointLabel, endpointOf } from '../../providers/endpoints';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { providerDisplayName } from '../../providers/errors';
 import type { ChatProvider } from '../../providers/types';
 import type { ApiKeys } from '../apiKeys';
 import { readSettings } from '../settings';
@@ -14,6 +15,7 @@ import type { ConversationStore } from './conversationStore';
 import { openCheckpoints } from '../callGroups';
 import { loadChatRuntime } from './runtimeLoader';
 import { vscodeModelProvider } from './vscodeModels';
+import { emptyDocument } from './applyPreview';
 
 /**
  * The chat as the editor hosts it: a ChatController whose provider, key, prompt and limits
@@ -41,14 +43,15 @@ export class ChatService implements vscode.Disposable {
       loadAgent: async () => loadChatRuntime().Agent,
       save: (conversation) => this.save(conversation),
       activeTools: () => tools.manager.registry.getEnabledSchemas().map((s) => s.function.name),
+      // The header names where the model runs: the server's host for a custom endpoint, not "openai".
       describeModel: () => {
         const settings = readSettings();
-        return { provider: settings.provider, model: settings.model || DEFAULT_MODELS[settings.provider] };
+        return { provider: providerDisplayName(settings.provider, settings.baseUrl), model: settings.model || DEFAULT_MODELS[settings.provider] };
       },
       checkpoints: checkpointsDir ? () => openCheckpoints(checkpointsDir) : undefined,
       compare: (before, current, title) => {
         void vscode.commands
-          .executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(current), title, { preview: true })
+          .executeCommand('vscode.diff', before ? vscode.Uri.file(before) : emptyDocument(current), vscode.Uri.file(current), title, { preview: true })
           .then(undefined, (error: unknown) => this.log.warn(`Could not open the comparison: ${String(error)}`));
       },
       confirmProtectedUndo: async (paths) => {
@@ -74,6 +77,12 @@ export class ChatService implements vscode.Disposable {
   get controller(): ChatController {
     this.instance ??= new ChatController(this.env, this.store.active());
     return this.instance;
+  }
+
+  /** The name settings give a tool the model knows by another (`tickets/lookup_ticket` for `tickets_lookup_ticket`): one name per tool in the panel. */
+  toolLabel(modelName: string): string | undefined {
+    const tool = this.tools.list().find((t) => t.modelName === modelName && t.name !== modelName);
+    return tool?.name;
   }
 
   /** The workspace's tool registry (Apply to File writes through its write_file). */

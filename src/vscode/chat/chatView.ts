@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage, type ViewCommand, type WebviewMessage } from '../../protocol';
+import { parseWebviewMessage, type ContextSuggestion, type HostMessage, type TranscriptItem, type ViewCommand, type WebviewMessage } from '../../protocol';
 import type { PickedContext } from './attachmentPicker';
 import type { ChatService } from './chatService';
 import type { ChatHistory } from './chatHistory';
 import { runTurnAction } from './turnActionMessages';
+import { readSettings } from '../settings';
 import { runCodeAction } from './codeActions';
+import type { ApplyPreviews } from './applyPreview';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -18,6 +20,7 @@ const VIEW_COMMANDS: Record<ViewCommand, string> = {
   setApiKey: 'toolbelt.setApiKey',
   openSettings: 'toolbelt.chat.openSettings',
   openTools: 'toolbelt.tools.focus',
+  configureTools: 'toolbelt.tools.configure',
   connectModel: 'toolbelt.chat.connectModel',
   trustWorkspace: 'workbench.trust.manage',
 };
@@ -41,6 +44,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly panelState: () => HostMessage[] = () => [],
     private readonly history?: ChatHistory,
     private readonly pickContext: (usedChars: number) => Promise<PickedContext> = async () => ({ attachments: [] }),
+    private readonly previews?: ApplyPreviews,
+    /** What `#` offers at the input, and attaching one of them. */
+    private readonly suggestions?: { list(seq: number, query: string): Promise<ContextSuggestion[]>; attach(seq: number, index: number, used: number): Promise<PickedContext> },
   ) {
     chat.setViewVisibility(() => this.view?.visible === true);
   }
@@ -142,6 +148,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.post({ type: 'attachments', ...picked });
         return;
       }
+      case 'suggestContext': {
+        const items = await (this.suggestions?.list(message.seq, message.query) ?? Promise.resolve([])).catch((error: unknown) => {
+          this.log.warn(`Could not list what # offers: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        });
+        this.post({ type: 'contextSuggestions', seq: message.seq, items });
+        return;
+      }
+      case 'attachSuggestion': {
+        const picked = await (this.suggestions?.attach(message.seq, message.index, message.used) ?? Promise.resolve({ attachments: [] })).catch((error: unknown) => ({ attachments: [], problem: `Could not attach: ${error instanceof Error ? error.message : String(error)}` }));
+        this.post({ type: 'attachments', ...picked });
+        return;
+      }
       case 'stop':
         controller.stop();
         return;
@@ -152,7 +171,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         controller.decide(message.requestId, message.decision);
         return;
       case 'command':
-        await vscode.commands.executeCommand(VIEW_COMMANDS[message.command]);
+        // Set API Key from the panel is for the endpoint the chat uses: straight to its key, named.
+        await (message.command === 'setApiKey' ? vscode.commands.executeCommand(VIEW_COMMANDS.setApiKey, readSettings().provider) : vscode.commands.executeCommand(VIEW_COMMANDS[message.command]));
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
@@ -193,20 +213,37 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'insertCode':
       case 'applyCode':
       case 'newFile':
-        await runCodeAction(message, { controller, registry: this.chat.registry }, this.log);
+        if (message.type === 'applyCode' && !this.previews) return;
+        await runCodeAction(message, { controller, registry: this.chat.registry, previews: this.previews! }, this.log);
+        return;
+      case 'applyDecision':
+        await this.previews?.decide(message.itemId, message.decision);
         return;
     }
   }
 
-  private post(message: HostMessage): void {
+  private post(raw: HostMessage): void {
     const view = this.view;
     if (!view) return;
+    const message = this.withToolLabels(raw);
     try {
       view.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`Could not update the chat panel: ${String(error)}`));
     } catch (error) {
       // A view that is being disposed refuses messages; the next one gets the whole state on "ready".
       this.log.warn(`Could not update the chat panel: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** Tool cards carry the name settings give a tool (one name per tool in the UI), not only the one the model used. */
+  private withToolLabels(message: HostMessage): HostMessage {
+    const label = (item: TranscriptItem): TranscriptItem => {
+      if (item.kind !== 'tool' || item.label) return item;
+      const name = this.chat.toolLabel(item.name);
+      return name ? { ...item, label: name } : item;
+    };
+    if (message.type === 'item') return { ...message, item: label(message.item) };
+    if (message.type === 'state') return { ...message, state: { ...message.state, items: message.state.items.map(label) } };
+    return message;
   }
 
   private html(webview: vscode.Webview, dist: vscode.Uri): string {

@@ -2,15 +2,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WebviewMessage } from '../../protocol';
 import type { ToolRegistry } from '../../tools/registry';
+import { mergeSnippet } from '../../chat/snippetMerge';
+import { pathFromFirstLine } from '../../webview/fenceInfo';
 import { languageOfPath, resolveLanguage, suggestedFileName } from '../../webview/languages';
 import type { ChatController } from '../../chat/chatController';
+import { currentText, type ApplyPreviews } from './applyPreview';
 
 export type CodeActionMessage = Extract<WebviewMessage, { type: 'insertCode' | 'applyCode' | 'newFile' }>;
 
 /** What the code-block buttons need of the chat. */
 export interface CodeActionChat {
-  controller: Pick<ChatController, 'busy' | 'runPersonToolCall'>;
+  controller: Pick<ChatController, 'busy'>;
   registry: Pick<ToolRegistry, 'isToolEnabled'>;
+  previews: Pick<ApplyPreviews, 'propose'>;
 }
 
 /** A code block's Insert at Cursor, Apply to File or New File, as the panel asked. */
@@ -54,12 +58,13 @@ async function openInNewFile(code: string, language: string | undefined): Promis
 }
 
 /**
- * Writes the code to a file through the write_file tool of the workspace's registry, inside a
- * chat turn of its own: protected paths and `toolbelt.approvals.writes` ask in the panel, the
- * turn's Undo puts the file back, and the tool-call log records the call.
+ * Merges the code into the file it belongs to (or the selection there) and shows the result as a
+ * diff that waits for Keep or Undo (applyPreview.ts); nothing is written before Keep. A block
+ * replaces the whole file only when it is the whole file (snippetMerge.ts).
  */
 async function applyToFile(code: string, named: string | undefined, language: string | undefined, chat: CodeActionChat, log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>): Promise<void> {
-  if (!vscode.workspace.workspaceFolders?.length) {
+  const folders = vscode.workspace.workspaceFolders;
+  if (!folders?.length) {
     void vscode.window.showInformationMessage('Toolbelt: Apply to File writes into the workspace; open a folder first, or use New File.');
     return;
   }
@@ -79,34 +84,47 @@ async function applyToFile(code: string, named: string | undefined, language: st
     void vscode.window.showInformationMessage('Toolbelt: a reply is still being written. Apply the code once it is done (or stop it).');
     return;
   }
-  const target = named ?? (await askForPath(language));
+  const target = named ? { path: named, uri: path.isAbsolute(named) ? vscode.Uri.file(named) : vscode.Uri.joinPath(folders[0].uri, named) } : await pickTarget(language);
   if (!target) return;
-  const result = await chat.controller.runPersonToolCall('write_file', { path: target, content: code });
-  log.info(`Apply to File ${JSON.stringify(target)}: ${result.status}.`);
-  if (result.status === 'ok') {
-    const folder = vscode.workspace.workspaceFolders[0].uri;
-    const uri = path.isAbsolute(target) ? vscode.Uri.file(target) : vscode.Uri.joinPath(folder, target);
-    await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true }).then(undefined, () => undefined);
-  } else if (result.status === 'error') {
-    void vscode.window.showWarningMessage(`Toolbelt: the code was not written. ${result.text}`);
+  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.uri.toString());
+  if (open?.isDirty) {
+    void vscode.window.showWarningMessage(`Toolbelt: ${target.path} has unsaved changes. Save them (or revert them), then choose Apply again.`);
+    return;
   }
+  const before = await currentText(target.uri);
+  const snippet = pathFromFirstLine(code) ? code.slice(code.indexOf('\n') + 1) : code;
+  const editor = vscode.window.activeTextEditor;
+  const selected = editor && !editor.selection.isEmpty && editor.document.uri.toString() === target.uri.toString() ? editor.selection : undefined;
+  const merge = mergeSnippet({ file: before, snippet, selection: selected && { start: editor!.document.offsetAt(selected.start), end: editor!.document.offsetAt(selected.end) } });
+  if (merge.kind === 'unchanged') {
+    log.info(`Apply to File: ${target.path} already has the code.`);
+    void vscode.window.showInformationMessage(`Toolbelt: ${target.path} already has this code; nothing to apply.`);
+    return;
+  }
+  const lines = selected && { start: selected.start.line + 1, end: selected.end.character === 0 && selected.end.line > selected.start.line ? selected.end.line : selected.end.line + 1 };
+  await chat.previews.propose(target, before, merge, lines);
 }
 
-/** The path to write to, asked with the active file (same language) or a new file's name filled in. */
-async function askForPath(language: string | undefined): Promise<string | undefined> {
+/** The file a block that names none goes into: the active editor's when it is a workspace file in the block's language, else the one the person names. */
+async function pickTarget(language: string | undefined): Promise<{ path: string; uri: vscode.Uri } | undefined> {
   const blockLanguage = resolveLanguage(language);
   const active = vscode.window.activeTextEditor?.document;
-  const activePath = active && active.uri.scheme === 'file' ? vscode.workspace.asRelativePath(active.uri, false) : undefined;
+  const inWorkspace = active && active.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(active.uri);
+  const activePath = inWorkspace ? vscode.workspace.asRelativePath(active.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1) : undefined;
   const sameLanguage = activePath && blockLanguage && languageOfPath(activePath)?.id === blockLanguage.id;
-  const value = sameLanguage ? activePath : suggestedFileName(blockLanguage);
+  if (sameLanguage && active) return { path: activePath, uri: active.uri };
+  const value = suggestedFileName(blockLanguage);
   const base = value.lastIndexOf('/') + 1;
   const stem = value.slice(base).lastIndexOf('.');
   const answer = await vscode.window.showInputBox({
     title: 'Apply to File',
-    prompt: 'The workspace file to write this code to (created if missing, replaced if it exists)',
+    prompt: 'The workspace file this code goes into: merged into it if it exists (you see the change before anything is written), created if not',
     value,
     valueSelection: [base, stem > 0 ? base + stem : value.length],
     validateInput: (text) => (text.trim() ? undefined : 'Enter a path inside the workspace, e.g. src/example.ts'),
   });
-  return answer?.trim() || undefined;
+  const chosen = answer?.trim();
+  if (!chosen) return undefined;
+  const folder = vscode.workspace.workspaceFolders![0].uri;
+  return { path: chosen, uri: path.isAbsolute(chosen) ? vscode.Uri.file(chosen) : vscode.Uri.joinPath(folder, chosen) };
 }

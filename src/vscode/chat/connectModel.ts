@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
-import { describeReport, testConnection } from '../../providers/connectionTest';
 import { DEFAULT_MODELS } from '../../providers/defaults';
-import { endpointOf, type Endpoint } from '../../providers/endpoints';
+import { endpointLabel, endpointOf, type Endpoint } from '../../providers/endpoints';
 import { providerDisplayName, ProviderError } from '../../providers/errors';
 import { detectLocalServers, listModels, type ListedModel, type LocalServer } from '../../providers/modelList';
 import type { ProviderName, ServiceName } from '../../providers/providerNames';
 import type { ApiKeys } from '../apiKeys';
 import { readSettings, SECTION } from '../settings';
+import { closestModel, suggestV1, testStep } from './connectTest';
 import { BACK, inputStep, pickStep } from './quickSteps';
-import { loadChatRuntime } from './runtimeLoader';
 import { modelIdOf, otherChatModels } from './vscodeModels';
 
 /** Where the flow may start: a provider picked in the switcher skips the first step. */
@@ -37,12 +36,13 @@ interface Draft {
   model?: string;
 }
 
-type Step = 'provider' | 'baseUrl' | 'key' | 'model';
+type Step = 'provider' | 'baseUrl' | 'key' | 'model' | 'test';
 const TITLE = 'Connect a Model';
 
 /**
  * Provider → base URL → API key (only when needed) → model from the server's own list → a test
- * request → the settings. Returns true when the settings were written.
+ * request (a step of its own, its result shown in the flow) → the settings. Returns true when the
+ * settings were written.
  */
 export async function connectModel(deps: ConnectDeps, start?: ConnectStart): Promise<boolean> {
   const current = readSettings();
@@ -51,8 +51,8 @@ export async function connectModel(deps: ConnectDeps, start?: ConnectStart): Pro
   if (start === 'vscode') return connectVsCodeModel(deps, current.model);
   if (start) applyStart(draft, start, current);
   const trail: Step[] = [];
-  let step = (start ? nextStep(draft, 'provider', await needsKey(deps, draft)) : 'provider') as Step | 'done';
-  while (step !== 'done') {
+  let step: Step = start ? nextStep(draft, 'provider', await needsKey(deps, draft)) : 'provider';
+  while (true) {
     const frame = { title: TITLE, step: trail.length + 1, totalSteps: trail.length + remainingSteps(draft, step), back: trail.length > 0 };
     const result = await runStep(step, frame, draft, deps, detection, current);
     if (result === undefined) return false;
@@ -66,16 +66,11 @@ export async function connectModel(deps: ConnectDeps, start?: ConnectStart): Pro
       step = 'key';
       continue;
     }
+    if (result === 'again') continue;
+    if (result === 'saved') return true;
     trail.push(step);
-    step = step === 'model' ? 'done' : nextStep(draft, step, await needsKey(deps, draft));
-    if (step === 'done') {
-      const outcome = await testAndSave(deps, draft);
-      if (outcome === 'saved') return true;
-      if (outcome === 'cancel') return false;
-      step = trail.pop() ?? 'model';
-    }
+    step = step === 'model' ? 'test' : nextStep(draft, step, await needsKey(deps, draft));
   }
-  return false;
 }
 
 function applyStart(draft: Draft, start: ConnectStart, current: ReturnType<typeof readSettings>): void {
@@ -97,7 +92,7 @@ function nextStep(draft: Draft, after: Step, keyNeeded: boolean): Step {
 }
 
 function remainingSteps(draft: Draft, step: Step): number {
-  const all: Step[] = ['provider', 'baseUrl', 'key', 'model'];
+  const all: Step[] = ['provider', 'baseUrl', 'key', 'model', 'test'];
   let count = 0;
   for (const s of all.slice(all.indexOf(step))) {
     if (s === 'baseUrl' && (draft.detected || !(draft.compatible || draft.provider === 'ollama'))) continue;
@@ -117,11 +112,12 @@ function needsKeyNow(draft: Draft): boolean {
   return !draft.apiKey && ((draft.provider === 'openai' && !draft.compatible) || draft.provider === 'gemini');
 }
 
+/** Whether the key step is needed; a key stored for the endpoint (and only that one) is used as it is. */
 async function needsKey(deps: ConnectDeps, draft: Draft): Promise<boolean> {
-  if (draft.apiKey || !needsKeyNow(draft)) return false;
+  if (draft.apiKey) return false;
   const stored = await deps.keys.get(draftEndpoint(draft));
   if (stored) draft.apiKey = stored;
-  return !stored;
+  return !stored && needsKeyNow(draft);
 }
 
 type ProviderItem = vscode.QuickPickItem & { choice?: ConnectStart; server?: LocalServer };
@@ -133,7 +129,7 @@ async function runStep(
   deps: ConnectDeps,
   detection: Promise<LocalServer[]>,
   current: ReturnType<typeof readSettings>,
-): Promise<typeof BACK | undefined | 'next' | 'askKey' | 'vscode'> {
+): Promise<typeof BACK | undefined | 'next' | 'askKey' | 'vscode' | 'again' | 'saved'> {
   switch (step) {
     case 'provider': {
       const items = detection.then(async (servers) => providerItems(servers, deps));
@@ -162,11 +158,10 @@ async function runStep(
       return 'next';
     }
     case 'key': {
-      const name = providerDisplayName(draft.provider, draft.compatible ? draft.baseUrl : undefined);
       const value = await inputStep({
         ...frame,
         password: true,
-        prompt: `The API key for ${name}. Stored in VS Code's secret storage (as "Toolbelt: Set API Key" does) once the connection works.`,
+        prompt: `The API key for ${endpointLabel(draftEndpoint(draft))} (${draftEndpoint(draft).host}): kept in VS Code's secret storage for it alone when you save, and sent nowhere else.`,
         placeholder: draft.provider === 'gemini' ? 'AIza…' : 'sk-…',
         validate: (v) => (v.trim() ? undefined : 'Enter a key (Escape cancels).'),
       });
@@ -177,6 +172,8 @@ async function runStep(
     }
     case 'model':
       return modelStep(frame, draft, current);
+    case 'test':
+      return testThenSave(frame, deps, draft);
   }
 }
 
@@ -206,8 +203,23 @@ async function modelStep(frame: { title: string; step: number; totalSteps: numbe
   const sameEndpoint = draft.compatible || draft.provider === 'ollama' ? trim(current.baseUrl) === trim(draft.baseUrl) : !current.baseUrl;
   const currentModel = current.provider === draft.provider && sameEndpoint ? current.model : '';
   let listError: ProviderError | undefined;
-  const items = (draft.detected ? Promise.resolve(draft.detected.models) : listModels({ provider: draft.provider, baseUrl: draft.baseUrl || undefined, apiKey: draft.apiKey })).then(
-    (models: ListedModel[]) => modelItems(models, currentModel),
+  let listed: string[] = [];
+  let movedTo: string | undefined;
+  const list = (baseUrl: string) => (draft.detected ? Promise.resolve(draft.detected.models) : listModels({ provider: draft.provider, baseUrl: baseUrl || undefined, apiKey: draft.apiKey }));
+  // An address without /v1 is the commonest slip with OpenAI-compatible servers: /v1 is tried too.
+  const withV1 = draft.compatible ? suggestV1({ provider: draft.provider, baseUrl: draft.baseUrl }) : undefined;
+  const models = list(draft.baseUrl).catch(async (error: unknown) => {
+    if (!withV1) throw error;
+    const found = await list(withV1).catch(() => Promise.reject(error));
+    draft.baseUrl = movedTo = withV1;
+    return found;
+  });
+  const items = models.then(
+    (found: ListedModel[]) => {
+      listed = found.map((m) => m.id);
+      const note: ModelItem[] = movedTo ? [{ label: `Found at ${movedTo}: the address now ends in /v1`, kind: vscode.QuickPickItemKind.Separator }] : [];
+      return [...note, ...modelItems(found, currentModel)];
+    },
     (error: unknown): ModelItem[] => {
       listError = error instanceof ProviderError ? error : undefined;
       const message = error instanceof Error ? error.message : String(error);
@@ -220,7 +232,14 @@ async function modelStep(frame: { title: string; step: number; totalSteps: numbe
   if (picked.action === 'key') return 'askKey';
   if (picked.action === 'reload') return modelStep(frame, draft, current);
   if (picked.action === 'type') {
-    const typed = await inputStep({ ...frame, back: true, value: currentModel || (draft.compatible ? '' : DEFAULT_MODELS[draft.provider]), prompt: `The model name as ${name} knows it.`, validate: (v) => (v.trim() ? undefined : 'Enter a model name.') });
+    const typed = await inputStep({
+      ...frame,
+      back: true,
+      value: currentModel || (draft.compatible ? '' : DEFAULT_MODELS[draft.provider]),
+      prompt: `The model name as ${name} knows it.`,
+      validate: (v) => (v.trim() ? undefined : 'Enter a model name.'),
+      warn: (v) => notListed(v, listed, name),
+    });
     if (typed === undefined) return undefined;
     if (typed === BACK) return modelStep(frame, draft, current);
     draft.model = typed.trim();
@@ -240,43 +259,50 @@ function modelItems(models: ListedModel[], currentModel: string): ModelItem[] {
   return [...items, { label: 'Type a model name…', alwaysShow: true, action: 'type' }];
 }
 
-/** Sends one tiny request; on success writes the settings (and the new key) and says what works. */
-async function testAndSave(deps: ConnectDeps, draft: Draft): Promise<'saved' | 'back' | 'cancel'> {
+/** The test step; then the settings (and a new key) are written, saying honestly whether the test passed. */
+async function testThenSave(frame: { title: string; step: number; totalSteps: number; back: boolean }, deps: ConnectDeps, draft: Draft): Promise<typeof BACK | undefined | 'askKey' | 'again' | 'saved'> {
   const baseUrl = draft.provider === 'ollama' || draft.compatible ? draft.baseUrl : '';
   const model = draft.model ?? DEFAULT_MODELS[draft.provider];
   const name = providerDisplayName(draft.provider, baseUrl);
-  let outcome: string | Error;
-  try {
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Testing ${name} · ${model}…`, cancellable: true },
-      async (_progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        const provider = loadChatRuntime().createProvider({ provider: draft.provider, model, baseUrl: baseUrl || undefined, apiKey: draft.apiKey, toolCalling: 'native', maxRetries: 0 });
-        return testConnection(provider, { signal: abort.signal, timeoutMs: 60_000 });
-      },
-    );
-    outcome = describeReport(report);
-  } catch (error) {
-    outcome = error instanceof Error ? error : new Error(String(error));
-  }
-  if (outcome instanceof Error) {
-    if (outcome instanceof ProviderError && outcome.kind === 'aborted') return 'back';
-    deps.log.warn(`Connect a model: the test of ${name} · ${model} failed: ${outcome.message}`);
-    const choice = await vscode.window.showWarningMessage(`The test request failed: ${outcome.message}`, 'Back', 'Save Anyway');
-    if (choice === 'Back') return 'back';
-    if (choice !== 'Save Anyway') return 'cancel';
-    outcome = 'Not tested.';
+  const outcome = await testStep(frame, { provider: draft.provider, baseUrl, model, apiKey: draft.apiKey, name }, deps.log);
+  switch (outcome.kind) {
+    case 'cancel':
+      return undefined;
+    case 'back':
+      return BACK;
+    case 'askKey':
+      return 'askKey';
+    case 'retry':
+      return 'again';
+    case 'baseUrl':
+      draft.baseUrl = outcome.baseUrl;
+      return 'again';
+    case 'passed':
+    case 'untested':
+      break;
   }
   const target = await deps.holdRetries(async () => {
     // Stored for this endpoint only: the server it was given for.
     if (draft.keyIsNew && draft.apiKey) await deps.keys.set(draftEndpoint(draft), draft.apiKey);
     return writeModelSettings({ provider: draft.provider, baseUrl, model });
   });
-  deps.log.info(`Connect a model: ${name} · ${model} (${target}). ${outcome}`);
-  void vscode.window.showInformationMessage(`Toolbelt: connected to ${name} · ${model}. ${outcome}`);
+  if (outcome.kind === 'passed') {
+    deps.log.info(`Connect a model: ${name} · ${model} (${target}). ${outcome.summary}`);
+    void vscode.window.showInformationMessage(`Toolbelt: connected to ${name} · ${model}. ${outcome.summary}`);
+  } else {
+    deps.log.warn(`Connect a model: saved ${name} · ${model} (${target}) although the test failed: ${outcome.failure}`);
+    void vscode.window.showWarningMessage(`Toolbelt: saved ${name} · ${model} as the chat's model (${target}), but the test request failed, so the chat may fail the same way: ${outcome.failure}`);
+  }
   deps.connected();
   return 'saved';
+}
+
+/** Says so when a typed model name is not on the list the server gave a step earlier (Enter still uses it). */
+function notListed(value: string, listed: readonly string[], server: string): string | undefined {
+  const typed = value.trim();
+  if (!typed || listed.length === 0 || listed.includes(typed)) return undefined;
+  const near = closestModel(typed, listed);
+  return `${server} did not list "${typed}" among its ${listed.length} model${listed.length === 1 ? '' : 's'}${near ? `: did you mean ${near}?` : '.'} Enter uses it anyway.`;
 }
 
 async function connectVsCodeModel(deps: ConnectDeps, current: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 export const BACK = Symbol('back');
 export type StepResult<T> = T | typeof BACK | undefined;
 
-interface StepFrame {
+export interface StepFrame {
   title: string;
   step: number;
   totalSteps: number;
@@ -60,7 +60,15 @@ export async function pickStep<T extends vscode.QuickPickItem>(
 
 /** An InputBox step with a step counter, Back and a check of the value. */
 export async function inputStep(
-  frame: StepFrame & { value?: string; prompt: string; placeholder?: string; password?: boolean; validate?: (value: string) => string | undefined },
+  frame: StepFrame & {
+    value?: string;
+    prompt: string;
+    placeholder?: string;
+    password?: boolean;
+    validate?: (value: string) => string | undefined;
+    /** A doubt about the value that does not stop Enter (a model name not on the server's list). */
+    warn?: (value: string) => string | undefined;
+  },
 ): Promise<StepResult<string>> {
   const box = vscode.window.createInputBox();
   box.title = frame.title;
@@ -72,6 +80,13 @@ export async function inputStep(
   box.password = frame.password === true;
   box.ignoreFocusOut = true;
   box.buttons = frame.back ? [vscode.QuickInputButtons.Back] : [];
+  const check = (value: string): string | vscode.InputBoxValidationMessage | undefined => {
+    const problem = frame.validate?.(value);
+    if (problem) return problem;
+    const doubt = frame.warn?.(value);
+    return doubt ? { message: doubt, severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+  };
+  box.validationMessage = frame.value ? check(frame.value) : undefined;
   const disposables: vscode.Disposable[] = [box];
   try {
     return await new Promise<StepResult<string>>((resolve) => {
@@ -82,7 +97,7 @@ export async function inputStep(
       };
       disposables.push(
         box.onDidTriggerButton((button) => button === vscode.QuickInputButtons.Back && done(BACK)),
-        box.onDidChangeValue((value) => (box.validationMessage = frame.validate?.(value))),
+        box.onDidChangeValue((value) => (box.validationMessage = check(value))),
         box.onDidAccept(() => {
           const problem = frame.validate?.(box.value);
           if (problem) box.validationMessage = problem;

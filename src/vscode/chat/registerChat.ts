@@ -4,7 +4,9 @@ import type { ApiKeys } from '../apiKeys';
 import type { SettingsWatcher } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import type { ToolContext } from '../../tools/types';
-import { pickAttachment } from './attachmentPicker';
+import { pickAttachment, type PickedContext } from './attachmentPicker';
+import { readAttachment } from './attachmentReader';
+import { ContextSuggestions } from './contextSuggestions';
 import { registerChatCommands } from './chatCommands';
 import { ChatService } from './chatService';
 import { CHAT_VIEW, ChatViewProvider } from './chatView';
@@ -14,6 +16,8 @@ import { registerReviewDiff } from './reviewDiff';
 import { AutoRetry } from './autoRetry';
 import { trustMessage } from './restrictedMode';
 import { ChatHistory } from './chatHistory';
+import { ApplyPreviews } from './applyPreview';
+import { registerConfigureTools } from '../configureTools';
 
 /** The chat feature: service, panel and commands. Nothing heavy loads until the first turn. */
 export function registerChat(
@@ -33,10 +37,22 @@ export function registerChat(
   shutdownFlushes.add(chat);
   const pick = (used: number) => (toolContext ? pickAttachment(toolContext, used, log) : Promise.resolve({ attachments: [], problem: 'Context cannot be attached here.' }));
   const trust = () => trustMessage(context.extension.packageJSON);
-  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store), pick);
+  const previews = new ApplyPreviews(() => chat.controller, log);
+  const suggestions = new ContextSuggestions();
+  const suggest = {
+    list: (seq: number, query: string) => suggestions.suggest(seq, query),
+    attach: async (seq: number, index: number, used: number): Promise<PickedContext> => {
+      const target = await suggestions.target(seq, index);
+      if (!target || !toolContext) return { attachments: [], problem: 'That suggestion is gone; type # again.' };
+      const read = await readAttachment(toolContext, target, used);
+      return read.ok ? { attachments: [read.attachment] } : { attachments: [], problem: read.reason };
+    },
+  };
+  const view = new ChatViewProvider(context.extensionUri, chat, log, registerReviewDiff(context, chat, log), () => [trust()], new ChatHistory(chat, store), pick, previews, suggest);
   const autoRetry = new AutoRetry(chat);
   context.subscriptions.push(
     chat,
+    previews,
     view,
     mount(view),
     tools.onDidChange(() => chat.started && chat.controller.refreshMeta()),
@@ -47,6 +63,7 @@ export function registerChat(
       if (event.key.startsWith('toolbelt.apiKey.') && (await context.secrets.get(event.key))) autoRetry.retryIfWaiting();
     }),
   );
+  registerConfigureTools(context, tools, log);
   registerChatCommands(context, chat, store, view, {
     keys,
     log,

@@ -85,8 +85,8 @@ export const externalRows = {
 
   toolItem(tools: WorkspaceTools, node: ToolNode): vscode.TreeItem {
     const { tool } = node;
-    const label = 'toolName' in tool && tool.type === 'mcp' ? tool.toolName : tool.name;
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    // One name per tool in the UI: the one settings use (`tickets/lookup_ticket`), as the chat's cards and Configure Tools show it.
+    const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
     const problem = problemNaming(tool.name, tools.problems());
     const readOnlyHint = 'readOnlyHint' in tool ? tool.readOnlyHint : undefined;
     const notices = 'notices' in tool ? tool.notices : undefined;

@@ -200,7 +200,7 @@ export class McpServerSource implements ToolSource {
       const ownEnv = Object.keys(resolved.env).filter((name) => Object.hasOwn(this.options.server.type === 'stdio' ? this.options.server.env : {}, name) || process.env[name] !== resolved.env[name]);
       const child: ChildProcessTransport = new ChildProcessTransport(resolved, {
         // As written, not resolved: substituted inputs are secrets.
-        onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}${child.containment ? ` (in ${child.containment})` : ''}`),
+        onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}${child.containment ? ` (${child.containment})` : ''}`),
         ...(sandbox && { sandbox: { ...sandbox, extraEnvNames: [...(sandbox.extraEnvNames ?? []), ...ownEnv] } }),
         onStderr: (chunk) => stderr.append(chunk),
         onMalformed: (line) => {

@@ -145,7 +145,7 @@ export const CASES: SandboxCase[] = [
   {
     id: 'bypass-wrappers',
     title: 'wrappers: env, timeout, sh -c run the same contained command',
-    job: (c) => ({ workspaceRoot: c.fixture.ws, command: "env X=1 bash -c 'echo RAN-wrap; cp /etc/hostname ../sibling/notes.txt; cat ~/.npmrc'; timeout 5 sh -c 'cp /etc/hostname .git/config; cat .env'", commandPolicy: ALLOW_ALL, answer: false }),
+    job: (c) => ({ workspaceRoot: c.fixture.ws, command: "env LANG=C bash -c 'echo RAN-wrap; cp /etc/hostname ../sibling/notes.txt; cat ~/.npmrc'; timeout 5 sh -c 'cp /etc/hostname .git/config; cat .env'", commandPolicy: ALLOW_ALL, answer: false }),
     check: async (c, r) => (ranByRule(r, 'RAN-wrap'), noSecret(r), await untouched(c)),
   },
   {

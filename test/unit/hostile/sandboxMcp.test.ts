@@ -75,7 +75,7 @@ describe('hostile sandbox: stdio MCP servers', function () {
       const report = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
       assert.equal(report.env.GITHUB_TOKEN, undefined);
       assert.equal(report.env.SERVER_OWN, 'from-its-definition');
-      assert.match(logger.text(), /started: pid \d+, .* \(not sandboxed \(no sandbox available\)\)/);
+      assert.match(logger.text(), /started: pid \d+, .* \(not sandboxed \(no sandbox available\)(; [^)]*)?\)/);
     } finally {
       await server.stop();
     }

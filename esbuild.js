@@ -23,17 +23,9 @@ const problemMatcher = {
 };
 
 /**
- * Loaded apart: the one way Toolbelt defers code (why, and how to add a bundle:
- * docs/ARCHITECTURE-bundles.md). Each entry is bundled apart into dist/<name>.js; every other
- * bundle that imports its module gets a stand-in in its place, so the code is in one bundle only
- * and loads when first needed:
- *   - a source module: the stand-in is `module.exports = require('<dist>/<name>.js')`. Its
- *     importers reach it inside a function, with `require()` (synchronous) or `import()`, so it
- *     loads on that call; `import type` for everything else.
- *   - an npm package (`{package}`), which its importers take apart when they load: the stand-in
- *     has one wrapper per function export that requires the bundle on the first call.
- * The stand-in requires a computed path, which esbuild leaves alone (it would inline the module
- * again otherwise).
+ * Loaded apart: the one way Toolbelt defers code, explained in docs/ARCHITECTURE-bundles.md. Each
+ * entry is bundled into dist/<name>.js; elsewhere its module is a stand-in that requires that file
+ * (a source module: where its importer requires it; an npm package: on the first call of an export).
  */
 const LOADED_APART = {
   // The shell (dist/extension.js) loads these two: presence 1.5 s after activation in every window

@@ -5,7 +5,8 @@
 import type * as Unbash from 'unbash/dist/parser';
 
 // unbash is ESM-only with an "exports" map that this project's node10 module resolution cannot
-// read: the types come from its dist path, the code through require (esbuild bundles it into CJS).
+// read: the types come from its dist path, the code through require (esbuild bundles it into CJS,
+// apart: docs/ARCHITECTURE-bundles.md).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse, forEachChild } = require('unbash') as typeof Unbash;
 

@@ -263,11 +263,18 @@ function report(r, file) {
           ],
           [`  in the window's first ${r.startup.firstWindowMs / 1000} s (VS Code's own start-up included)`, startupRow(r.startup.first), '', undefined],
           [
-            `  Toolbelt's longest block within ${r.startup.ownWindowMs} ms of a bundle its shell loads in the background`,
+            `  Toolbelt's longest block overlapping the ${r.startup.ownWindowMs} ms from the start of a bundle its shell loads in the background`,
             `${ms(r.startup.ownBackgroundMs)} (runs: ${r.startup.ownBackgroundRangeMs.map((v) => v.toFixed(1)).join('–')} ms)`,
             '',
             undefined,
           ],
+          ...(r.startup.compare
+            ? [
+                [`  Toolbelt built from ${path.relative(ROOT, r.startup.compare.dist)}, the same hosts: after activation`, startupRow(r.startup.compare.afterActivation), '', undefined],
+                ['    in the first 8 s', startupRow(r.startup.compare.first), '', undefined],
+                ['    its longest block right after a background load', `${ms(r.startup.compare.ownBackgroundMs)} (runs: ${r.startup.compare.ownBackgroundRangeMs.map((v) => v.toFixed(1)).join('–')} ms)`, '', undefined],
+              ]
+            : []),
           ['  Toolbelt files loaded; its model listed for the picker', `${r.startup.toolbeltFilesLoaded.join(', ') || 'none'}; ${r.startup.modelListed}`, '', undefined],
           ['  load average (1 min) during the host runs', r.startup.loadAverages.map((v) => v.toFixed(1)).join(', '), '', undefined],
         ]

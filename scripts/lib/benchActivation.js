@@ -202,7 +202,7 @@ function shellCodeCost() {
  * would activate it by itself before the bench could time it), and copies of dist/ and media/.
  * activate() runs the same code whatever event triggered it.
  */
-function installForTiming(extensionsDir, { asShipped = false } = {}) {
+function installForTiming(extensionsDir, { asShipped = false, dist: distDir } = {}) {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const dir = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   fs.mkdirSync(dir);
@@ -210,7 +210,7 @@ function installForTiming(extensionsDir, { asShipped = false } = {}) {
   if (!asShipped) pkg.activationEvents = pkg.activationEvents.filter((event) => event !== 'onStartupFinished');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   // TOOLBELT_BENCH_DIST: another build's dist/ (a before/after comparison in the same conditions).
-  const dist = process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist');
+  const dist = distDir ?? (process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist'));
   // Copies, not links: the host resolves a linked main file to its real path, a cost no installed extension pays.
   fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
   fs.cpSync(path.join(ROOT, 'media'), path.join(dir, 'media'), { recursive: true });

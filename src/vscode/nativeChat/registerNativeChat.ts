@@ -30,10 +30,10 @@ export interface NativeChatDeps {
 }
 
 /**
- * Toolbelt in VS Code's own chat: the workspace's tools as `toolbelt_<tool>` language-model
- * tools, offered (by context keys the `when` clauses read) only while the workspace offers them,
- * `@toolbelt`, Toolbelt's Agent on the model picked in the Chat view, and the configured model
- * as vendor `toolbelt` in VS Code's model picker.
+ * Toolbelt in VS Code's own chat, once the host runs: the workspace's tools as `toolbelt_<tool>`
+ * language-model tools, offered (by the context keys presence set, which follow the registry from
+ * now on) only while the workspace offers them, and `@toolbelt`, Toolbelt's Agent on the model
+ * picked in the Chat view. The configured model in the picker is presence's (presence.ts).
  * Cheap: nothing here loads the chat bundle or a provider.
  */
 export function registerNativeChat(context: vscode.ExtensionContext, deps: NativeChatDeps): void {

@@ -220,15 +220,18 @@ describe("presence: what every window does for VS Code's chat before the host lo
   });
 
   describe('hostDescriptions', () => {
-    it('loads the host for the first description asked before it has handed them over, then answers with the host\'s', () => {
+    it("loads the host for the first of Toolbelt's tools asked before it has handed them over, then answers with the host's", () => {
       const { hostDescriptions } = load<typeof PresenceModule>(fakePresenceVscode(), 'nativeChat/presence.js');
       const loads: string[] = [];
       const descriptions = hostDescriptions((reason) => {
         loads.push(reason);
         descriptions.handOver((name) => (name === 'toolbelt_calculator' ? 'Adds up, says the workspace.' : undefined));
       });
-      assert.equal(descriptions.of('toolbelt_calculator'), 'Adds up, says the workspace.');
       assert.equal(descriptions.of('copilot_readFile'), undefined);
+      assert.equal(descriptions.of('toolbelt_no_such_tool'), undefined);
+      assert.deepEqual(loads, [], "another extension's tool needs no description from the host");
+      assert.equal(descriptions.of('toolbelt_calculator'), 'Adds up, says the workspace.');
+      assert.equal(descriptions.of('toolbelt_read_file'), undefined);
       assert.deepEqual(loads, ["Toolbelt's model in VS Code's chat"]);
     });
   });

@@ -3,6 +3,7 @@ import { ApiKeys } from '../apiKeys';
 import { SettingsWatcher } from '../settings';
 import { readToolToggles } from '../toolState';
 import type { ChatProviderShape } from './chatProviderApi';
+import { builtinOf } from './lmToolEntries';
 import { OfferedToolKeys } from './offeredToolKeys';
 import { settingsOffer } from './settingsOffer';
 import { ToolbeltModelProvider, VENDOR } from './toolbeltModelProvider';
@@ -61,12 +62,14 @@ const afterThisTask: NextTask = (task) => {
 
 /**
  * The workspace's descriptions of its `toolbelt_*` tools live in the host's registry: a request to
- * Toolbelt's model before the host has loaded loads it, and the host hands them over (`handOver`).
+ * Toolbelt's model that carries one of them loads the host if it has not loaded, and the host
+ * hands them over (`handOver`); other tools keep the description they came with.
  */
 export function hostDescriptions(loadHost: LoadHost): { of(lmToolName: string): string | undefined; handOver(descriptionOf: (lmToolName: string) => string | undefined): void } {
   let describe: ((lmToolName: string) => string | undefined) | undefined;
   return {
     of(lmToolName) {
+      if (!describe && builtinOf(lmToolName) === undefined) return undefined;
       if (!describe) loadHost("Toolbelt's model in VS Code's chat");
       return describe?.(lmToolName);
     },

@@ -217,23 +217,42 @@ const targets = [
 ];
 
 /**
- * The core (src/core.ts: tools, providers, Agent) bundled with nothing external, into memory only:
- * a `vscode` import anywhere below it cannot resolve and fails the build, so the core stays a
- * library the CLI can load outside VS Code.
+ * The `toolbelt` command (package.json "bin"): the core (src/core.ts: tools, providers, Agent)
+ * and src/cli, bundled with nothing external, so a `vscode` import anywhere below the core cannot
+ * resolve and fails the build. It shares dist/mcpSdk.js and dist/lib-unbash.js with the extension.
  */
-const coreWithoutVscode = {
+const CLI_BUNDLE = path.join('dist', 'cli.js');
+const CORE_ENTRY = 'src/core.ts';
+
+/** The CLI must reach the core through src/core.ts, or the build no longer checks the whole core. */
+function cliWithoutCore(metafile) {
+  const cli = Object.entries(metafile.outputs).find(([file]) => path.normalize(file) === CLI_BUNDLE);
+  return cli !== undefined && !Object.keys(cli[1].inputs).some((input) => path.normalize(input) === path.normalize(CORE_ENTRY));
+}
+
+const cliThroughCore = {
+  name: 'cli-through-core',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.metafile && cliWithoutCore(result.metafile)) {
+        console.error(`✘ [ERROR] ${CLI_BUNDLE} does not import ${CORE_ENTRY}: import the core's classes from '../core' in src/cli, so the build checks the whole core for vscode imports.`);
+      }
+    });
+  },
+};
+
+targets.push({
   ...common,
-  entryPoints: { core: 'src/core.ts' },
+  entryPoints: { cli: 'src/cli/cli.ts' },
   outdir: 'dist',
-  write: false,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
   alias: ESM_BUILDS,
   // The chat's runtime is part of the core: followed, not replaced by its stand-in.
-  plugins: [...common.plugins, loadedApart({ inline: ['chat'] })],
-};
-targets.push(coreWithoutVscode);
+  plugins: [...common.plugins, loadedApart({ inline: ['chat'] }), cliThroughCore],
+});
 
 const webviewEntry = 'src/webview/main.ts';
 if (fs.existsSync(webviewEntry)) {
@@ -276,9 +295,12 @@ async function main() {
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
   const results = built.filter((_, index) => targets[index].write !== false);
   warnIfLeftOutOfPackage(results);
-  // chatWithoutToolCore, shellApartFromHost and shellPlainRequires have said which; a one-shot build fails.
-  const failed = (metafile) => toolCoreInChatBundle(metafile).length > 0 || modulesSharedWithShell(metafile).length > 0 || wrappedImportsInShell(metafile).length > 0;
+  // chatWithoutToolCore, shellApartFromHost, shellPlainRequires and cliThroughCore have said which; a one-shot build fails.
+  const failed = (metafile) =>
+    toolCoreInChatBundle(metafile).length > 0 || modulesSharedWithShell(metafile).length > 0 || wrappedImportsInShell(metafile).length > 0 || cliWithoutCore(metafile);
   if (results.some((result) => failed(result.metafile))) process.exit(1);
+  // `toolbelt` runs as a program (package.json "bin"), not only through `node dist/cli.js`.
+  if (fs.existsSync(CLI_BUNDLE)) fs.chmodSync(CLI_BUNDLE, 0o755);
   for (const result of results) {
     for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
       if (!file.endsWith('.map')) console.log(`${path.relative('.', file)}  ${(bytes / 1024).toFixed(1)} KB`);
@@ -293,4 +315,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { LOADED_APART, loadedApart, toolCoreInChatBundle, modulesSharedWithShell, wrappedImportsInShell };
+module.exports = { LOADED_APART, loadedApart, toolCoreInChatBundle, modulesSharedWithShell, wrappedImportsInShell, cliWithoutCore };

@@ -7,7 +7,8 @@ const vscodeFree = [{ name: 'vscode', message: 'This layer runs without VS Code;
 /**
  * The layers, lowest first: tools < providers < agent < chat < vscode. A layer imports only from
  * the layers below it (types too: a type import is a dependency all the same); the webview
- * imports only the protocol; the protocol imports nothing. docs/ARCHITECTURE.md explains them.
+ * imports only the protocol; the protocol imports nothing. The CLI (src/cli) sits on the core
+ * (tools, providers, agent) beside chat, never on chat or vscode. docs/ARCHITECTURE.md explains them.
  */
 const above = (...layers) => ({
   regex: `^(\\.\\./)+(${layers.join('|')})(/|$)`,
@@ -23,6 +24,7 @@ const layers = [
     files: ['src/webview/**/*.ts'],
     rule: layerRule({ regex: '^\\.\\./(?!protocol$)', message: 'The webview runs in the browser and imports only ../protocol and its own modules.' }),
   },
+  { files: ['src/cli/**/*.ts'], rule: layerRule(above('chat', 'vscode', 'webview', 'protocol')) },
   { files: ['src/core.ts'], rule: layerRule({ regex: '^\\./(chat|vscode|webview|protocol|cli)(/|$)', message: 'The core is tools, providers and the Agent: no chat, vscode or webview.' }) },
   { files: ['src/protocol.ts'], rule: layerRule({ regex: '^\\.', message: 'protocol.ts is shared by the host and the webview: it imports nothing.' }) },
 ];

@@ -9,6 +9,9 @@
 //     longest event-loop stall over hostile search patterns (test/bench/search.ts)
 //   - read_file near the end of a 100 MB file: bytes read and time (test/bench/readFile.ts)
 //   - one tools/call round trip to a stdio MCP server (test/bench/mcp.ts, the fixture server)
+//   - one tools/call round trip through `toolbelt mcp` against the same call straight to the registry
+//     (test/bench/mcpServer.ts, --only=mcp-server)
+//   - run_bash's command rules judging the longest command they parse, hostile shapes (test/bench/commandPolicy.ts)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -53,6 +56,8 @@ async function main() {
   if (part('search')) results.search = searchBench();
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
+  if (part('mcp-server')) results.mcpServer = mcpServerBench();
+  if (part('commands')) results.commands = commandPolicyBench();
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -157,6 +162,20 @@ function readFileBench() {
 function mcpBench() {
   const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'mcp.js'), '500'], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the MCP bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** Runs test/bench/mcpServer.ts (tools/call through `node dist/cli.js mcp` vs the registry directly) in a process of its own. */
+function mcpServerBench() {
+  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'mcpServer.js'), '300'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the toolbelt mcp bench failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** Runs test/bench/commandPolicy.ts (the command rules on 64 KB hostile commands) in a process of its own. */
+function commandPolicyBench() {
+  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'commandPolicy.js')], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the command-rules bench failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
@@ -322,6 +341,24 @@ function report(r, file) {
       : []),
     ...(r.mcp
       ? [[`MCP tools/call round trip to a stdio server (median of ${r.mcp.calls}; p90 ${ms(r.mcp.p90Ms)}; first start ${ms(r.mcp.startMs)})`, ms(r.mcp.medianMs), '', undefined]]
+      : []),
+    ...(r.mcpServer
+      ? [
+          [`tools/call through toolbelt mcp (${r.mcpServer.call}; median of ${r.mcpServer.calls}; p90 ${ms(r.mcpServer.mcpP90Ms)}; start to first tools/list ${ms(r.mcpServer.startMs)})`, ms(r.mcpServer.mcpMedianMs), '', undefined],
+          [`the same call straight to the registry (median; p90 ${ms(r.mcpServer.directP90Ms)})`, ms(r.mcpServer.directMedianMs), '', undefined],
+          ['what toolbelt mcp adds to one call (difference of the medians)', ms(r.mcpServer.overheadMs), '', undefined],
+        ]
+      : []),
+    ...(r.commands
+      ? [
+          [
+            `command rules: a ${(r.commands.maxChars / KB).toFixed(0)} KB command, slowest of ${r.commands.rows.length} hostile shapes (${r.commands.rows.find((row) => row.ms === r.commands.worstMs).shape})`,
+            ms(r.commands.worstMs),
+            '',
+            undefined,
+          ],
+          ['command rules: a 1 MB command (not parsed: it asks)', ms(r.commands.oneMegabyte.ms), '', undefined],
+        ]
       : []),
     ...(r.readFile
       ? Object.entries(r.readFile.rows).map(([name, row]) => [

@@ -18,6 +18,7 @@ const EXPECTED = [
   'extension/dist/presence.js',
   'extension/dist/mcpSdk.js',
   'extension/dist/chat.js',
+  'extension/dist/cli.js',
   'extension/dist/searchWorker.js',
   'extension/dist/lib-unbash.js',
   'extension/dist/webview.js',

@@ -1,6 +1,6 @@
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, HostMessage, TranscriptItem } from '../protocol';
-import type { UndoResult } from '../tools/checkpointRestore';
+import type { UndoOptions, UndoResult } from '../tools/checkpointRestore';
 import type { ToolResult } from '../tools/interface';
 import type { ToolCaller } from '../tools/caller';
 import type { ConfirmationRequest } from '../tools/types';
@@ -165,7 +165,7 @@ export class ChatController {
   async undoTurn(turnId: string): Promise<UndoResult> {
     if (this.busy) throw new Error('Wait for the reply to finish (or stop it) before undoing a turn.');
     try {
-      const result = await this.checkpoints.undoTurn(turnId);
+      const result = await this.checkpoints.undoTurn(turnId, this.undoOptions());
       this.showUndone(result);
       return result;
     } catch (error) {
@@ -178,10 +178,16 @@ export class ChatController {
   /** Undoes the newest turn of this chat that changed files; what was restored and what was skipped. */
   async undoLastTurn(): Promise<{ restored: string[]; skipped: string[] }> {
     if (this.busy) throw new Error('Wait for the reply to finish (or stop it) before undoing a turn.');
-    const result = await this.checkpoints.undoLastTurn(this.conversation.id);
+    const result = await this.checkpoints.undoLastTurn(this.conversation.id, this.undoOptions());
     if (!result) return { restored: [], skipped: [] };
     this.showUndone(result);
     return { restored: result.restored, skipped: result.skipped.map((s) => s.path) };
+  }
+
+  /** Undo asks the person (through the editor) before it changes protected paths. */
+  private undoOptions(): UndoOptions {
+    const confirm = this.env.confirmProtectedUndo;
+    return confirm ? { confirmProtected: (paths) => confirm(paths) } : {};
   }
 
   /** Opens the difference between a skipped file as the turn left it and as it is now. */

@@ -45,6 +45,8 @@ export interface ChatEnvironment {
   onApprovalRequested?(summary: string, decide: (decision: ApprovalDecision) => void): void;
   /** The store that records what each turn changes, for undo; opened on first use. */
   checkpoints?(): Promise<CheckpointStoreLike>;
+  /** Asks the person before undo changes protected paths (.git/, .vscode/, *.code-workspace); without it they are left alone. */
+  confirmProtectedUndo?(paths: string[]): Promise<boolean>;
   /** Opens a diff of a file as it was before a turn (a stored copy) against the file now. */
   compare?(before: string, current: string, title: string): void;
   log?(message: string): void;

@@ -1,4 +1,4 @@
-import type { UndoResult } from '../tools/checkpointRestore';
+import type { UndoOptions, UndoResult } from '../tools/checkpointRestore';
 import type { CheckpointStore, DroppedTurn, TurnSummary } from '../tools/checkpoints';
 import type { ChangeTarget } from '../tools/types';
 
@@ -69,15 +69,15 @@ export class TurnCheckpoints {
     return { summary: changed ? summary : undefined, dropped };
   }
 
-  async undoTurn(turnId: string): Promise<UndoResult> {
+  async undoTurn(turnId: string, options: UndoOptions = {}): Promise<UndoResult> {
     const store = await this.opened();
     if (!store) throw new Error('Undo is not available: this workspace has no storage folder.');
-    return this.remember(await store.undoTurn(turnId));
+    return this.remember(await store.undoTurn(turnId, options));
   }
 
-  async undoLastTurn(chatId: string): Promise<UndoResult | undefined> {
+  async undoLastTurn(chatId: string, options: UndoOptions = {}): Promise<UndoResult | undefined> {
     const store = await this.opened();
-    const result = await store?.undoLastTurn(chatId);
+    const result = await store?.undoLastTurn(chatId, options);
     return result && this.remember(result);
   }
 

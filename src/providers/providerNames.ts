@@ -17,3 +17,7 @@ export function isProviderName(value: unknown): value is ProviderName {
   return typeof value === 'string' && (PROVIDER_NAMES as readonly string[]).includes(value);
 }
 
+
+export function isServiceName(value: unknown): value is ServiceName {
+  return typeof value === 'string' && (SERVICE_NAMES as readonly string[]).includes(value);
+}

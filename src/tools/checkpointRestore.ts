@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PathEntry, StoredTurn } from './checkpointIndex';
-import { assertInsideRoot, filesOf, materialize, scan, signature, type MissingFile, type Snapshot } from './checkpointSnapshots';
+import { assertRealFoldersInside, filesOf, materialize, scan, signature, type MissingFile, type Snapshot } from './checkpointSnapshots';
+import { isProtectedPath } from './protectedPaths';
 
 /*
  * Undo of one checkpointed turn. It walks the turn's paths in reverse order of their first change,
@@ -31,6 +32,16 @@ export interface RestoreStorage {
   maxFileBytes: number;
 }
 
+export interface UndoOptions {
+  /**
+   * Asked once, with their paths, before undo changes protected paths (.git/, .vscode/,
+   * *.code-workspace); without it, or on no, those are left as they are.
+   */
+  confirmProtected?(paths: string[]): Promise<boolean>;
+}
+
+const PROTECTED_SKIP = 'is a protected path (.git/, .vscode/, *.code-workspace): undo changes it only when you confirm';
+
 /**
  * Puts back what the turn changed; returns what it did and the entries it left alone, in their
  * recorded order (the store keeps those, so their copies outlive the undo for a diff).
@@ -38,12 +49,15 @@ export interface RestoreStorage {
 export async function undoTurnPaths(
   turn: Pick<StoredTurn, 'turnId' | 'chatId' | 'notes' | 'entries'>,
   storage: RestoreStorage,
+  options: UndoOptions = {},
 ): Promise<{ result: UndoResult; kept: PathEntry[] }> {
   const result: UndoResult = { turnId: turn.turnId, chatId: turn.chatId, restored: [], skipped: [], notes: [...turn.notes] };
   const unrecoverable = new Set(turn.entries.flatMap((e) => filesOf(e.before).filter((f) => !f.stored).map((f) => f.hash)));
   // Every check against what the turn left happens before anything is restored.
   const live: (Snapshot | Error)[] = [];
   for (const entry of turn.entries) live.push(await scan(entry.path, storage.maxFileBytes).catch((error: Error) => error));
+  const guarded = turn.entries.filter((entry, i) => isProtectedPath(path.relative(entry.root, entry.path)) && needsRestore(entry, live[i]));
+  const protectedAllowed = guarded.length === 0 || ((await options.confirmProtected?.(guarded.map((e) => e.display))) ?? false);
   const kept: PathEntry[] = [];
   for (let i = turn.entries.length - 1; i >= 0; i--) {
     const entry = turn.entries[i];
@@ -52,6 +66,10 @@ export async function undoTurnPaths(
       result.skipped.unshift({ path: entry.display, reason, absolute: entry.path, before });
       kept.push(entry);
     };
+    if (!protectedAllowed && guarded.includes(entry)) {
+      skip(PROTECTED_SKIP);
+      continue;
+    }
     try {
       const outcome = await restorePath(entry, live[i], unrecoverable, result.skipped, storage.blobDir);
       if (outcome === 'restored') result.restored.unshift(entry.display);
@@ -63,13 +81,18 @@ export async function undoTurnPaths(
   return { result, kept: kept.reverse() };
 }
 
+/** Whether undo would change this path: it is neither as it was before the turn, nor unreadable. */
+function needsRestore(entry: PathEntry, live: Snapshot | Error): boolean {
+  return !(live instanceof Error) && signature(live) !== entry.beforeSig;
+}
+
 /** Puts one path back; returns 'restored' or the reason it was left alone. */
 async function restorePath(entry: PathEntry, live: Snapshot | Error, unrecoverable: Set<string>, skipped: UndoSkip[], blobDir: string): Promise<string> {
   if (entry.unsaved) return entry.unsaved;
   if (live instanceof Error) return `its current state could not be read (${live.message})`;
   const liveSig = signature(live);
   if (liveSig !== entry.afterSig && liveSig === entry.beforeSig) return 'restored';
-  await assertInsideRoot(entry.root, entry.path);
+  await assertRealFoldersInside(entry.root, entry.path);
   if (liveSig !== entry.afterSig) {
     // A folder the turn created goes only if it is empty once the turn's own files are gone.
     if (entry.before.kind === 'absent' && live.kind === 'dir') {

@@ -122,11 +122,22 @@ export async function realParentPath(abs: string): Promise<string> {
   }
 }
 
-/** Refuses to restore through a folder that was since replaced by a link leading out. */
-export async function assertInsideRoot(root: string, abs: string): Promise<void> {
-  const real = await realParentPath(abs);
-  if (!isInside(await fs.realpath(root), path.dirname(real))) {
-    throw new Error('a folder on its way now leads outside the workspace');
+/**
+ * Refuses to restore through anything but real folders inside the workspace: a folder on the way
+ * since replaced by a link (even one leading inside, say into .git/hooks) or by a file stops it.
+ * Recorded paths are real paths below the real root, so each existing step must be a folder.
+ */
+export async function assertRealFoldersInside(root: string, abs: string): Promise<void> {
+  const realRoot = await fs.realpath(root);
+  const parent = path.dirname(path.resolve(abs));
+  if (!isInside(realRoot, parent)) throw new Error('it is no longer inside the workspace');
+  let dir = realRoot;
+  for (const name of path.relative(realRoot, parent).split(path.sep).filter(Boolean)) {
+    dir = path.join(dir, name);
+    const stat = await fs.lstat(dir).catch(() => undefined);
+    if (!stat) return;
+    if (stat.isSymbolicLink()) throw new Error(`a folder on its way (${path.relative(realRoot, dir)}) is now a link; undo does not follow it`);
+    if (!stat.isDirectory()) throw new Error(`a folder on its way (${path.relative(realRoot, dir)}) is now a file`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readIndex, writeIndex, type StoredTurn } from './checkpointIndex';
-import { undoTurnPaths, type UndoResult } from './checkpointRestore';
+import { undoTurnPaths, type UndoOptions, type UndoResult } from './checkpointRestore';
 import { exists, filesOf, isInside, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
 import type { ResolvedPath } from './workspacePaths';
 
@@ -157,21 +157,21 @@ export class CheckpointStore {
   }
 
   /** Undoes the newest turn not yet undone (of `chatId`, when given); undefined when there is none. */
-  undoLastTurn(chatId?: string): Promise<UndoResult | undefined> {
+  undoLastTurn(chatId?: string, options: UndoOptions = {}): Promise<UndoResult | undefined> {
     return this.serial(async () => {
       const turn = this.nextToUndo(chatId);
-      return turn && (await this.undo(turn));
+      return turn && (await this.undo(turn, options));
     });
   }
 
   /** Undoes `turnId`, only when it is the newest turn of its chat not yet undone. */
-  undoTurn(turnId: string): Promise<UndoResult> {
+  undoTurn(turnId: string, options: UndoOptions = {}): Promise<UndoResult> {
     return this.serial(async () => {
       const turn = this.turnList.find((t) => t.turnId === turnId);
       if (!turn) throw new CheckpointError(`Turn ${turnId} cannot be undone: no checkpoint is kept for it (it changed no file, or it was dropped).`);
       if (turn.undoneAt !== undefined) throw new CheckpointError(`Turn ${turnId} was already undone.`);
       if (this.nextToUndo(turn.chatId) !== turn) throw new CheckpointError(`Turn ${turnId} cannot be undone before the newer turns of its chat.`);
-      return this.undo(turn);
+      return this.undo(turn, options);
     });
   }
 
@@ -250,8 +250,8 @@ export class CheckpointStore {
     if (turn.entries.length === 0 && turn.notes.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);
   }
 
-  private async undo(turn: StoredTurn): Promise<UndoResult> {
-    const { result, kept } = await undoTurnPaths(turn, { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes });
+  private async undo(turn: StoredTurn, options: UndoOptions): Promise<UndoResult> {
+    const { result, kept } = await undoTurnPaths(turn, { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes }, options);
     turn.undoneAt = this.clock();
     turn.entries = kept;
     if (kept.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);

@@ -1,14 +1,6 @@
-// Commands that run another command (env, nohup, time, sudo, xargs, find -exec): how command
-// rules find the inner command, so they judge what really runs.
-
-/** One word as the shell would see it: its value when literal, its source text otherwise. */
-export type ShellWord = { value: string; literal: boolean; raw: string };
-
-/** Variables that change which program runs or what it loads: setting one always asks. */
-const SENSITIVE_VARIABLES = new Set([
-  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'BASH_ENV', 'ENV',
-  'IFS', 'SHELLOPTS', 'BASHOPTS', 'PROMPT_COMMAND', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'PERL5OPT', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH',
-]);
+// Commands that run another command (env, nohup, nice, timeout, setsid, sudo, busybox, xargs,
+// find -exec): how command rules find the inner command, so they judge what really runs.
+import type { ShellWord } from './commandWords';
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const FIND_WRITES = new Set(['-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
@@ -23,42 +15,80 @@ export interface WrapperSpec {
   longFlags?: string[];
   longWithArg?: string[];
   assignments?: boolean;
-  /** Words to skip after the options (timeout's duration). */
+  /** Words to skip after the options (timeout's duration, chrt's priority, flock's lock file). */
   positional?: number;
-  /** Letters that make it look commands up instead of running one (command -v). */
-  lookup?: string;
+  /** Letters that make it run no command (command -v, chrt -p, taskset -p). */
+  noCommand?: string;
+  /** `-10` is an option (nice's old form). */
+  numericOption?: boolean;
+  /** Options after which the command comes as one string (env -S, flock -c): see commandCode. */
+  codeOptions?: string[];
+  /** Options and syntax too varied to follow: the inner command is never taken as known. */
+  alwaysOpaque?: boolean;
 }
+
+const OPAQUE: WrapperSpec = { transparent: false, alwaysOpaque: true };
+
 export const WRAPPERS: Record<string, WrapperSpec> = {
-  env: { transparent: true, flags: 'i0v', withArg: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longWithArg: ['unset', 'chdir'], assignments: true },
+  env: {
+    transparent: true, flags: 'i0v', withArg: 'uCP', longFlags: ['ignore-environment', 'null', 'debug'], longWithArg: ['unset', 'chdir'],
+    assignments: true, codeOptions: ['-S', '--split-string'],
+  },
   nohup: { transparent: true },
+  setsid: { transparent: true, flags: 'cfw', longFlags: ['ctty', 'fork', 'wait'] },
   time: { transparent: true, flags: 'pvaq', withArg: 'fo', longFlags: ['portability', 'verbose', 'append', 'quiet'], longWithArg: ['format', 'output'] },
-  nice: { transparent: true, withArg: 'n', longWithArg: ['adjustment'] },
+  nice: { transparent: true, withArg: 'n', longWithArg: ['adjustment'], numericOption: true },
   timeout: { transparent: true, flags: 'v', withArg: 'sk', longFlags: ['preserve-status', 'foreground', 'verbose'], longWithArg: ['signal', 'kill-after'], positional: 1 },
   stdbuf: { transparent: true, withArg: 'ioe', longWithArg: ['input', 'output', 'error'] },
-  command: { transparent: true, flags: 'p', lookup: 'vV' },
+  chrt: {
+    transparent: true, flags: 'abdfiorRv', withArg: 'TPD', noCommand: 'pm', positional: 1,
+    longFlags: ['all-tasks', 'batch', 'deadline', 'fifo', 'idle', 'other', 'rr', 'reset-on-fork', 'verbose'], longWithArg: ['sched-runtime', 'sched-period', 'sched-deadline'],
+  },
+  ionice: { transparent: true, flags: 't', withArg: 'cn', noCommand: 'pPu', longFlags: ['ignore'], longWithArg: ['class', 'classdata'] },
+  taskset: { transparent: true, flags: 'ac', noCommand: 'p', longFlags: ['all-tasks', 'cpu-list'], positional: 1 },
+  flock: {
+    transparent: true, flags: 'sxunoF', withArg: 'wE', positional: 1, codeOptions: ['-c', '--command'],
+    longFlags: ['shared', 'exclusive', 'unlock', 'nonblock', 'close', 'no-fork', 'verbose'], longWithArg: ['timeout', 'conflict-exit-code'],
+  },
+  command: { transparent: true, flags: 'p', noCommand: 'vV' },
   builtin: { transparent: true },
   exec: { transparent: true, flags: 'cl', withArg: 'a' },
+  busybox: { transparent: true },
+  toybox: { transparent: true },
+  catchsegv: { transparent: true },
+  unbuffer: { transparent: true, flags: 'p' },
+  fakeroot: { transparent: true, flags: 'uhv', withArg: 'lisb', longFlags: ['unknown-is-real'], longWithArg: ['lib', 'faked'] },
+  strace: { transparent: true, flags: 'cCdDfFhiqQrtTvVwxyYzZk', withArg: 'abeEIoOpPsSuUX' },
+  ltrace: { transparent: true, flags: 'bcCdfhiLrStTV', withArg: 'aAeEFlnopsuwxDX' },
   xargs: {
     transparent: true, flags: '0rtpxo', withArg: 'aEdILnPs', optionalArg: 'iel',
     longFlags: ['null', 'no-run-if-empty', 'verbose', 'interactive', 'exit', 'open-tty', 'replace', 'eof', 'max-lines'],
     longWithArg: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
   },
   sudo: {
-    transparent: false, flags: 'bEHnPSABk', withArg: 'ugCDpRrtTU',
+    transparent: false, flags: 'bEHnPSABk', withArg: 'ugCDpRrtTU', assignments: true,
     longFlags: ['background', 'preserve-env', 'set-home', 'non-interactive', 'preserve-groups', 'stdin', 'askpass', 'bell', 'reset-timestamp'],
     longWithArg: ['user', 'group', 'close-from', 'chdir', 'prompt', 'role', 'type', 'other-user', 'command-timeout'],
   },
   doas: { transparent: false, flags: 'n', withArg: 'u' },
+  chroot: { transparent: false, longFlags: ['skip-chdir'], longWithArg: ['userspec', 'groups'], positional: 1 },
+  // Programs that run a command after options or syntax of their own: a denied word anywhere in them is refused.
+  ...Object.fromEntries([
+    'unshare', 'nsenter', 'setpriv', 'prlimit', 'numactl', 'systemd-run', 'firejail', 'bwrap', 'sg', 'parallel', 'sem', 'entr',
+    'gdb', 'valgrind', 'perf', 'rlwrap', 'torsocks', 'proxychains', 'proxychains4', 'daemonize', 'start-stop-daemon', 'runcon',
+    'ssh-agent', 'dbus-launch', 'dbus-run-session', 'xvfb-run', 'hyperfine', 'tsp', 'nq', 'chpst', 'setuidgid', 'envdir', 'softlimit',
+  ].map((name) => [name, OPAQUE])),
 };
 
-
-/** find's own words are judged apart from each -exec/-ok command it runs. */
-export function splitFind(words: ShellWord[], writes: string[]): { own: ShellWord[]; runs: ShellWord[][]; writes: string[] } {
+/** find's own words are judged apart from each -exec/-ok command it runs; -delete deletes. */
+export function splitFind(words: ShellWord[], writes: string[]): { own: ShellWord[]; runs: ShellWord[][]; writes: string[]; deletes: boolean } {
   const own: ShellWord[] = [];
   const runs: ShellWord[][] = [];
+  let deletes = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     if (word.literal && FIND_WRITES.has(word.value)) writes = [...writes, word.value === '-delete' ? 'the files it finds (-delete)' : String(words[i + 1]?.raw)];
+    deletes ||= word.literal && word.value === '-delete';
     if (!word.literal || !FIND_EXEC.has(word.value)) {
       own.push(word);
       continue;
@@ -68,24 +98,29 @@ export function splitFind(words: ShellWord[], writes: string[]): { own: ShellWor
     runs.push(words.slice(i + 1, stop).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w)));
     i = stop;
   }
-  return { own, runs, writes };
+  return { own, runs, writes, deletes };
 }
 
-/** The inner command of a wrapper; 'none' when it runs none, 'opaque' when its options are not understood. */
-export function unwrap(words: ShellWord[], spec: WrapperSpec, cautions: string[]): ShellWord[] | 'none' | 'opaque' {
+/** The inner command of a wrapper; 'none' when it runs none (or one as a string), 'opaque' when its options are not understood. */
+export function unwrap(words: ShellWord[], spec: WrapperSpec, assignments: ShellWord[]): ShellWord[] | 'none' | 'opaque' {
+  if (spec.alwaysOpaque) return words.length > 1 ? 'opaque' : 'none';
   let placeholder: string | undefined;
   let i = 1;
   for (; i < words.length; i++) {
     const { value, literal } = words[i];
-    if (!literal) return 'opaque';
+    // A word only known when it runs, where an option or the command goes: taken as the command (its name unknown).
+    if (!literal) break;
     if (value === '--') {
       i++;
       break;
     }
-    if (spec.assignments && (value === '-' || /^[A-Za-z_]\w*=/.test(value))) {
-      noteSensitive(value.split('=')[0], cautions);
+    // env takes any NAME=VALUE, even names bash would not (BASH_FUNC_ls%%=… exports a function).
+    if (spec.assignments && (value === '-' || /^[^-=][^=]*=/s.test(value))) {
+      if (value !== '-') assignments.push(words[i]);
       continue;
     }
+    if (spec.numericOption && /^--?[-+]?\d+$/.test(value)) continue;
+    if (spec.codeOptions?.some((option) => value === option || (option.length === 2 && value.startsWith(option)) || value.startsWith(`${option}=`))) return 'none';
     if (value.startsWith('--')) {
       const [name, inline] = value.slice(2).split(/=(.*)/s);
       if (name === 'replace') placeholder = inline ?? '{}';
@@ -102,16 +137,14 @@ export function unwrap(words: ShellWord[], spec: WrapperSpec, cautions: string[]
         if (letter === 'I' || letter === 'i') placeholder = arg ?? '{}';
         break;
       }
-      if (spec.lookup?.includes(letter)) return 'none';
+      if (spec.noCommand?.includes(letter)) return 'none';
       if (!spec.flags?.includes(letter)) return 'opaque';
     }
   }
   i += spec.positional ?? 0;
   if (i >= words.length) return 'none';
+  // flock FILE -c 'cmd': the command comes as a string after the positional words.
+  if (spec.codeOptions?.includes(words[i].value)) return 'none';
   const inner = words.slice(i);
   return placeholder ? inner.map((w) => (w.value.includes(placeholder) ? { ...w, literal: false } : w)) : inner;
-}
-
-export function noteSensitive(name: string | undefined, cautions: string[]): void {
-  if (name && SENSITIVE_VARIABLES.has(name)) cautions.push(`it sets ${name}, which changes what runs`);
 }

@@ -21,6 +21,24 @@ export interface ConsentQuestion {
   nobody?: string;
   /** What the call is refused with when the person says no. */
   declined: string;
+  /** The rule that makes this call ask, and where it is written (for `toolbelt policy explain`). */
+  rule?: PolicyRule;
+}
+
+/**
+ * Where the rule that decided a call (or one part of it) is written: a setting and the entry of it
+ * that matched, a choice of the person's (a toggle, a command-line flag), or a rule built into
+ * Toolbelt. `toolbelt policy explain` turns a setting into its line in settings.json.
+ */
+export type PolicyRule = { setting: string; entry?: string } | { choice: string } | { builtin: string };
+
+/** One simple command of a shell command, as the command rules judged it. */
+export interface PolicyPart {
+  /** The part as written. */
+  text: string;
+  verdict: Verdict;
+  reason: string;
+  rule?: PolicyRule;
 }
 
 /**
@@ -35,6 +53,12 @@ export interface ConsentPlan<Prepared = unknown> {
   questions: ConsentQuestion[];
   /** What a rule let through without asking (a command allow rule, "run without asking"). */
   allowedByRule?: string;
+  /** The rule behind `refusal`, and where it is written. */
+  refusedBy?: PolicyRule;
+  /** The rule behind `allowedByRule`, and where it is written. */
+  allowedBy?: PolicyRule;
+  /** For a shell command: each simple command with its own verdict and rule. */
+  parts?: PolicyPart[];
   /** Paths the call changes: checked again after a person decided, and recorded for undo first. */
   changes: ResolvedPath[];
   /** What the tool worked out and runs with (resolved paths, the command's judgement, …). */

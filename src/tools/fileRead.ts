@@ -26,7 +26,7 @@ async function readConsent(args: Record<string, unknown>, ctx: ToolContext, sign
   const target = await resolveWorkspacePath(ctx, args.path, { signal });
   const stat = await regularFileStat(target);
   const plan = unasked('read_file', { target, identity: { dev: stat.dev, ino: stat.ino } });
-  const question = sensitiveReadQuestion(ctx, target);
+  const question = await sensitiveReadQuestion(ctx, target, stat, signal);
   if (question) plan.questions.push(question);
   return plan;
 }
@@ -36,7 +36,7 @@ const runReadFile: ToolHandler<ReadPlan> = async (args, ctx, { signal, plan }) =
   const { handle, stat } = await openRegularFile(target);
   try {
     // Another file at the path since consent (swapped in while a person decided): judged again, never read unasked.
-    if ((stat.dev !== identity.dev || stat.ino !== identity.ino) && sensitiveReadQuestion(ctx, target)) {
+    if ((stat.dev !== identity.dev || stat.ino !== identity.ino) && (await sensitiveReadQuestion(ctx, target, stat, signal))) {
       throw new ToolRefusedError(`"${target.display}" was replaced while waiting; it was not read.`);
     }
     signal?.throwIfAborted();
@@ -76,11 +76,16 @@ async function regularFileStat(target: ResolvedPath): Promise<Stats> {
   return stat;
 }
 
-export const listDir: BuiltinImplementation = {
-  run: async (args, ctx, { signal }) => {
+// The path is resolved and checked in consent, so `policy explain` and the registry agree on a path outside.
+export const listDir: BuiltinImplementation = builtin(
+  async (args, ctx, signal) => {
     const target = await resolveWorkspacePath(ctx, args.path ?? '.', { signal });
     const stat = await statOf(target, 'Directory');
     if (!stat.isDirectory()) throw new WorkspacePathError(`"${target.display}" is a file, not a directory; use read_file to read it.`);
+    return unasked('list_dir', { target });
+  },
+  async (_args, _ctx, { signal, plan }) => {
+    const { target } = plan.prepared;
     signal?.throwIfAborted();
     const entries = await fs.readdir(target.absolute, { withFileTypes: true });
     signal?.throwIfAborted();
@@ -101,7 +106,7 @@ export const listDir: BuiltinImplementation = {
     }
     return shown.join('\n');
   },
-};
+);
 
 function normalizeEncoding(value: unknown): BufferEncoding {
   if (value === undefined || value === 'utf-8') return 'utf8';

@@ -1,4 +1,4 @@
-import type { ConsentQuestion } from './consent';
+import type { ConsentQuestion, PolicyRule } from './consent';
 import type { ToolContext } from './types';
 import type { ResolvedPath } from './workspacePaths';
 
@@ -58,6 +58,10 @@ export function changeQuestions(ctx: ToolContext, change: ChangeConsent): Consen
           }
         : {}),
       declined: `The user declined: ${change.summary}. Nothing was changed.`,
+      rule: guarded ? PROTECTED_RULE : change.destructive ? { builtin: `${change.tool} asks before every call` } : { setting: 'toolbelt.approvals.writes', entry: 'always' },
     },
   ];
 }
+
+/** The built-in rule behind every `protected` question. */
+export const PROTECTED_RULE: PolicyRule = { builtin: 'changes to protected paths (.git/, .vscode/, *.code-workspace) ask' };

@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import type { ToolHandler } from './builtinTool';
 import { parseGlob, type GlobPattern } from './globPattern';
 import { globSearchPaths } from './globSearchPaths';
@@ -5,7 +7,8 @@ import { LIMITS } from './manifest';
 import { isExecutable, ripgrepFiles, ripgrepReadsGlob, ripgrepSkippedFiles, ripgrepText, type TextMatch, type TextSearchOptions } from './ripgrep';
 import { comparePaths, SmallestItems } from './searchOrder';
 import { searchInWorker, type SearchRoot } from './searchInWorker';
-import { SENSITIVE_SETTING, usableSensitiveGlobs } from './sensitiveFiles';
+import { SENSITIVE_SETTING, sensitiveGlobFor, usableSensitiveGlobs } from './sensitiveFiles';
+import { sensitiveLinkGlob } from './sensitiveLinks';
 import type { ToolContext } from './types';
 import { resolveWorkspacePath } from './workspacePaths';
 
@@ -80,6 +83,12 @@ export const searchText: ToolHandler = async (args, ctx, { signal }) => {
     fileCount = result.files;
     skipped = result.skipped ?? [];
   }
+  // A hard link to a sensitive file is that file under another name: its lines are left out too.
+  const linked = await linkedSecrets(ctx, roots, matches, signal);
+  if (linked.size > 0) {
+    matches = matches.filter((match) => !linked.has(match.path));
+    skipped = [...skipped, ...linked];
+  }
   const lines = matches.map((match) => `${match.path}:${match.line}: ${preview(match.text)}`);
   const where = options.glob ? ` in files matching "${options.glob}"` : '';
   const sensitiveNote = skippedNotice(skipped);
@@ -87,6 +96,18 @@ export const searchText: ToolHandler = async (args, ctx, { signal }) => {
   const inFiles = total < COUNT_LIMIT ? ` in ${fileCount} file${fileCount === 1 ? '' : 's'}` : '';
   return lines.join('\n') + leftOutNotice(lines.length, total, `matches${inFiles}`, 'Narrow the pattern or add a glob to see the rest.') + sensitiveNote;
 };
+
+/** The matched files (as shown) that are hard links to a sensitive file; only files with more than one link are looked at. */
+async function linkedSecrets(ctx: ToolContext, roots: SearchRoot[], matches: TextMatch[], signal?: AbortSignal): Promise<Set<string>> {
+  const linked = new Set<string>();
+  if (!ctx.sensitiveGlobs?.length) return linked;
+  for (const shown of new Set(matches.map((match) => match.path))) {
+    const root = roots.find((r) => r.prefix && shown.startsWith(r.prefix)) ?? roots[0];
+    const stat = await fs.stat(path.join(root.path, shown.slice(root.prefix.length))).catch(() => undefined);
+    if (stat && (await sensitiveLinkGlob(ctx, stat, (relative) => sensitiveGlobFor(ctx.sensitiveGlobs, [relative]), signal)) !== undefined) linked.add(shown);
+  }
+  return linked;
+}
 
 /** Past this many, sensitive files left out are counted as "more than". */
 const SKIPPED_COUNT_LIMIT = 1000;

@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { ConsentQuestion } from './consent';
+import type { ConsentQuestion, PolicyRule } from './consent';
 import { parseGlob } from './globPattern';
 import { ripgrepReadsGlob } from './ripgrep';
+import { sensitiveLinkGlob, type FileIdentity } from './sensitiveLinks';
 import type { ToolContext } from './types';
 import type { ResolvedPath } from './workspacePaths';
 
@@ -15,16 +16,22 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = Object.freeze([
 ]);
 
 type Compiled = { glob: string; regex: RegExp }[];
-const compiledLists = new WeakMap<readonly string[], Compiled>();
+/** Lists kept compiled: a few settings generations. */
+const CACHED_LISTS = 16;
+const compiledLists = new Map<string, Compiled>();
 
 /**
- * The person's globs, compiled once per list: matched like the search tools' globs (a glob
- * without "/" matches names at any depth), case-sensitively. Negated and unusable globs are
- * left out (the settings reader reports them).
+ * The person's globs, compiled once per content (a list changed in place is looked up by what
+ * it holds, not by the array's identity): matched like the search tools' globs (a glob without
+ * "/" matches names at any depth), case-sensitively. Negated and unusable globs are left out
+ * (the settings reader reports them).
  */
 function compile(globs: readonly string[]): Compiled {
-  let compiled = compiledLists.get(globs);
-  if (!compiled) {
+  const key = JSON.stringify(globs);
+  let compiled = compiledLists.get(key);
+  if (compiled) {
+    compiledLists.delete(key);
+  } else {
     compiled = [];
     for (const glob of globs) {
       try {
@@ -34,8 +41,9 @@ function compile(globs: readonly string[]): Compiled {
         // not a glob: the settings reader said so when it read it
       }
     }
-    compiledLists.set(globs, compiled);
+    if (compiledLists.size >= CACHED_LISTS) compiledLists.delete(compiledLists.keys().next().value as string);
   }
+  compiledLists.set(key, compiled);
   return compiled;
 }
 
@@ -94,18 +102,28 @@ function namesOf(ctx: ToolContext, target: ResolvedPath): string[] {
 
 /**
  * A file that matches `ctx.sensitiveGlobs` is read only when a person says so: the question for
- * reading `target`, refused where nobody can be asked. Undefined when no glob matches.
+ * reading `target`, refused where nobody can be asked. A file is known by its names (the real
+ * path and the one given) and, with more than one link, by what it is: a hard link to `.env`
+ * counts as `.env` (sensitiveLinks.ts). Undefined when it is not sensitive.
  */
-export function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPath): ConsentQuestion | undefined {
+export async function sensitiveReadQuestion(ctx: ToolContext, target: ResolvedPath, identity?: FileIdentity, signal?: AbortSignal): Promise<ConsentQuestion | undefined> {
+  let why: string | undefined;
+  let rule: PolicyRule = { setting: SENSITIVE_SETTING };
   const glob = sensitiveGlobFor(ctx.sensitiveGlobs, namesOf(ctx, target));
-  if (glob === undefined) return undefined;
-  const why = `it matches "${glob}" in ${SENSITIVE_SETTING}`;
+  if (glob !== undefined) [why, rule] = [`it matches "${glob}" in ${SENSITIVE_SETTING}`, { setting: SENSITIVE_SETTING, entry: glob }];
+  else if (identity) {
+    const linked = await sensitiveLinkGlob(ctx, identity, (relative) => sensitiveGlobFor(ctx.sensitiveGlobs, [relative]), signal);
+    if (linked !== undefined) why = `it is a hard link to a file that matches ${linked.startsWith('(') ? linked : `"${linked}"`} in ${SENSITIVE_SETTING}`;
+    if (linked !== undefined && !linked.startsWith('(')) rule = { setting: SENSITIVE_SETTING, entry: linked };
+  }
+  if (why === undefined) return undefined;
   return {
     reason: 'sensitive',
     summary: `Read ${target.display}, which may hold secrets (${why})`,
     paths: [target.display],
     nobody: `"${target.display}" may hold secrets (${why}); reading it needs the person's say, and none can be asked here. It was not read.`,
     declined: `The user declined: reading ${target.display}, which may hold secrets. It was not read.`,
+    rule,
   };
 }
 
@@ -146,6 +164,7 @@ export async function sensitiveMoveQuestion(
     paths: [source.display, destination.display],
     nobody: `"${source.display}" may hold secrets (${why}); moving it there needs the person's say, and none can be asked here. Nothing was moved.`,
     declined: `The user declined: moving ${source.display}, which may hold secrets, to ${destination.display}. Nothing was moved.`,
+    rule: found.glob === TOO_MANY ? { builtin: 'moving a folder too large to check for sensitive files asks' } : { setting: SENSITIVE_SETTING, entry: found.glob },
   };
 }
 

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { builtin } from './builtinTool';
-import { describeRefusal, judgeCommand, partsToApprove } from './commandPolicy';
-import { unasked, type ConsentPlan } from './consent';
+import { describeRefusal, judgeCommand, partsToApprove, type CommandJudgement, type CommandPart } from './commandPolicy';
+import { unasked, type ConsentPlan, type PolicyPart, type PolicyRule } from './consent';
 import { LIMITS } from './manifest';
 import { processIsolation, type IsolationKind } from './processIsolation';
 import { PidNamespace } from './pidNamespace';
@@ -66,13 +66,19 @@ async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, sign
   const summary = `Run \`${command}\``;
   const policy = ctx.commandPolicy;
   if (!policy) {
-    plan.questions.push({ reason: 'destructive', summary, declined: `The user declined: ${summary}. Nothing was changed.` });
+    plan.questions.push({ reason: 'destructive', summary, declined: `The user declined: ${summary}. Nothing was changed.`, rule: NO_RULES });
+    plan.parts = judgeCommand(command, NO_POLICY).parts.map((part) => ({ text: part.text, verdict: 'ask', reason: 'no command rules are set, so every command asks', rule: NO_RULES }));
     return plan;
   }
   const judgement = judgeCommand(command, policy);
-  if (judgement.verdict === 'deny') plan.refusal = describeRefusal(judgement);
-  else if (judgement.verdict === 'allow') plan.allowedByRule = 'toolbelt.runBash.allowedCommands';
-  else {
+  plan.parts = judgement.parts.map(policyPart);
+  if (judgement.verdict === 'deny') {
+    plan.refusal = describeRefusal(judgement);
+    plan.refusedBy = plan.parts.find((part) => part.verdict === 'deny')?.rule;
+  } else if (judgement.verdict === 'allow') {
+    plan.allowedByRule = 'toolbelt.runBash.allowedCommands';
+    plan.allowedBy = { setting: 'toolbelt.runBash.allowedCommands' };
+  } else {
     const parts = partsToApprove(judgement);
     const unallowed = parts.length > 0 ? ` — no rule allows ${parts.map((p) => `\`${p.text}\``).join(', ')}` : '';
     const problem = judgement.problem ? ` — ${judgement.problem}` : '';
@@ -81,9 +87,29 @@ async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, sign
       summary: `${summary}${problem}${unallowed}`,
       parts: parts.map((p) => p.text),
       declined: `The user declined: ${summary}. Nothing was run.`,
+      rule: askRule(judgement),
     });
   }
   return plan;
+}
+
+// Where each part's verdict comes from, for `toolbelt policy explain`.
+const NO_POLICY = Object.freeze({ allowed: [], denied: [] });
+const NO_RULES: PolicyRule = { builtin: 'run_bash asks before every command while no toolbelt.runBash rules are set' };
+const UNCOVERED: PolicyRule = { builtin: 'a part no allow rule covers (or one that writes files) asks' };
+const HARMLESS: PolicyRule = { builtin: 'a part that changes nothing (an assignment, true, test) or only runs allowed commands (eval, sh -c) runs' };
+const UNREADABLE: PolicyRule = { builtin: 'with toolbelt.runBash.deniedCommands set, code the rules cannot read (inline interpreter code, strings or names only known when run) is refused' };
+
+function policyPart(part: CommandPart): PolicyPart {
+  const rule: PolicyRule =
+    part.verdict === 'ask' ? UNCOVERED
+      : part.rule === undefined ? (part.verdict === 'deny' ? UNREADABLE : HARMLESS)
+        : { setting: part.verdict === 'deny' ? 'toolbelt.runBash.deniedCommands' : 'toolbelt.runBash.allowedCommands', entry: part.rule };
+  return { text: part.text, verdict: part.verdict, reason: part.reason, rule };
+}
+
+function askRule(judgement: CommandJudgement): PolicyRule {
+  return judgement.problem !== undefined && judgement.parts.every((part) => part.verdict !== 'ask') ? { builtin: 'a command that cannot be fully analysed asks' } : UNCOVERED;
 }
 
 export const runBash = builtin(bashConsent, async (args, _ctx, { signal, plan }) => {

@@ -55,6 +55,7 @@ export class ExternalTool implements ExecutableTool {
     const plan = unasked(this.name, undefined);
     if (this.options.runsWithoutAsking()) {
       plan.allowedByRule = 'run without asking';
+      plan.allowedBy = { choice: `"run without asking" for ${this.entry.name}` };
       return plan;
     }
     const where = `${this.entry.source.kind === 'mcp' ? 'MCP server' : 'extension source'} "${this.entry.source.label}"`;
@@ -65,6 +66,7 @@ export class ExternalTool implements ExecutableTool {
         `${this.entry.name} comes from ${where} and asks before each call, but nobody can be asked here. ` +
         'Tick "run without asking" for it in the Toolbelt tools view to let it run.',
       declined: `The person declined to run ${this.entry.name}.`,
+      rule: { builtin: 'tools from outside Toolbelt ask before each call' },
     });
     return plan;
   }

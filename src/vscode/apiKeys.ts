@@ -1,74 +1,105 @@
 import * as vscode from 'vscode';
-import { PROVIDER_NAMES, type ProviderName } from '../providers/providerNames';
+import { endpointLabel, endpointOf, keyRequired, keyVariable, secretName, type Endpoint } from '../providers/endpoints';
+import { isServiceName, type ServiceName } from '../providers/providerNames';
+import { readSettings, SECTION } from './settings';
 
-const ENV_VARIABLES: Record<ProviderName, string | undefined> = {
-  openai: 'OPENAI_API_KEY',
-  ollama: undefined,
-  gemini: 'GEMINI_API_KEY',
-  vscode: undefined,
-};
+/** Where keys were kept before one key per endpoint: one slot per provider, sent to whatever base URL was set. */
+const legacyName = (provider: ServiceName) => `toolbelt.apiKey.${provider}`;
 
-/** API keys per provider in SecretStorage, falling back to the environment. Ollama and VS Code's own models need none. */
+/**
+ * API keys in SecretStorage, one per endpoint (provider + host), falling back to the environment
+ * for a provider's own service only. A key is sent to the endpoint it was given for and nowhere
+ * else. A key stored the old way (one per provider) moves to the provider's own service the first
+ * time that is asked for — when no setting names a custom base URL, so it cannot have been meant
+ * for another server; otherwise it is left unused and the person is asked again.
+ */
 export class ApiKeys {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly customBaseUrlSet: () => boolean = anyCustomBaseUrl,
+  ) {}
 
-  async get(provider: ProviderName): Promise<string | undefined> {
-    const stored = await this.secrets.get(secretKey(provider));
+  async get(endpoint: Endpoint): Promise<string | undefined> {
+    const stored = (await this.secrets.get(secretName(endpoint))) ?? (await this.migrated(endpoint));
     if (stored) return stored;
-    const variable = ENV_VARIABLES[provider];
+    const variable = keyVariable(endpoint);
     return (variable && process.env[variable]?.trim()) || undefined;
   }
 
-  needsKey(provider: ProviderName): boolean {
-    return provider === 'openai' || provider === 'gemini';
+  needsKey(endpoint: Endpoint): boolean {
+    return keyRequired(endpoint);
   }
 
-  environmentVariable(provider: ProviderName): string | undefined {
-    return ENV_VARIABLES[provider];
+  environmentVariable(endpoint: Endpoint): string | undefined {
+    return keyVariable(endpoint);
   }
 
-  async set(provider: ProviderName, key: string): Promise<void> {
-    await this.secrets.store(secretKey(provider), key.trim());
+  async set(endpoint: Endpoint, key: string): Promise<void> {
+    await this.secrets.store(secretName(endpoint), key.trim());
   }
 
-  async delete(provider: ProviderName): Promise<void> {
-    await this.secrets.delete(secretKey(provider));
+  async delete(endpoint: Endpoint): Promise<void> {
+    await this.secrets.delete(secretName(endpoint));
+  }
+
+  private async migrated(endpoint: Endpoint): Promise<string | undefined> {
+    if (!endpoint.official || this.customBaseUrlSet()) return undefined;
+    const legacy = await this.secrets.get(legacyName(endpoint.provider));
+    if (!legacy) return undefined;
+    await this.secrets.store(secretName(endpoint), legacy);
+    await this.secrets.delete(legacyName(endpoint.provider));
+    return legacy;
   }
 }
 
-function secretKey(provider: ProviderName): string {
-  return `toolbelt.apiKey.${provider}`;
+/** The endpoint the settings point a provider at: the base URL applies to the configured provider only. */
+export function endpointFor(provider: ServiceName): Endpoint {
+  const settings = readSettings();
+  return endpointOf(provider, settings.provider === provider ? settings.baseUrl : undefined);
 }
 
-/** `toolbelt.setApiKey [provider] [key]`: asks for whatever is not given; an empty key deletes the stored one. */
-export function registerApiKeyCommand(context: vscode.ExtensionContext, keys: ApiKeys, defaultProvider: () => ProviderName): void {
+function anyCustomBaseUrl(): boolean {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('baseUrl');
+  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((value) => typeof value === 'string' && value.trim() !== '');
+}
+
+/**
+ * `toolbelt.setApiKey [provider] [key]`: the key is for the endpoint the settings point that
+ * provider at (its base URL when it is the configured provider); asks for whatever is not given,
+ * naming the server. An empty key deletes the stored one.
+ */
+export function registerApiKeyCommand(context: vscode.ExtensionContext, keys: ApiKeys, defaultProvider: () => string): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('toolbelt.setApiKey', async (providerArg?: unknown, keyArg?: unknown) => {
-      let provider = PROVIDER_NAMES.find((p) => p === providerArg);
-      if (!provider) {
+      let endpoint = isServiceName(providerArg) ? endpointFor(providerArg) : undefined;
+      if (!endpoint) {
+        const current = defaultProvider();
+        const choices = [...new Map(['openai', 'gemini', ...(isServiceName(current) ? [current] : [])].map((p) => endpointFor(p as ServiceName)).map((e) => [secretName(e), e])).values()];
         const picked = await vscode.window.showQuickPick(
-          PROVIDER_NAMES.filter((p) => keys.needsKey(p)).map((p) => ({ label: p, description: p === defaultProvider() ? 'current provider' : undefined })),
+          choices.map((e) => ({ label: endpointLabel(e), description: e.provider === current ? 'current' : e.host, endpoint: e })),
           { title: 'Set the API key for…' },
         );
-        provider = picked?.label as ProviderName | undefined;
+        endpoint = picked?.endpoint;
       }
-      if (!provider) return false;
+      if (!endpoint) return false;
+      const who = endpointLabel(endpoint);
+      const variable = keys.environmentVariable(endpoint);
       const key =
         typeof keyArg === 'string'
           ? keyArg
           : await vscode.window.showInputBox({
-              title: `${provider} API key`,
-              prompt: `Stored in VS Code's secret storage. Leave empty to remove the stored key${keys.environmentVariable(provider) ? ` (then ${keys.environmentVariable(provider)} is used if set)` : ''}.`,
+              title: `API key for ${who} (${endpoint.host})`,
+              prompt: `Sent only to ${endpoint.host}. Stored in VS Code's secret storage. Leave empty to remove the stored key${variable ? ` (then ${variable} is used if set)` : ''}.`,
               password: true,
               ignoreFocusOut: true,
             });
       if (key === undefined) return false;
       if (key.trim() === '') {
-        await keys.delete(provider);
-        void vscode.window.showInformationMessage(`Toolbelt: removed the stored ${provider} API key.`);
+        await keys.delete(endpoint);
+        void vscode.window.showInformationMessage(`Toolbelt: removed the stored API key for ${who}.`);
       } else {
-        await keys.set(provider, key);
-        void vscode.window.showInformationMessage(`Toolbelt: saved the ${provider} API key.`);
+        await keys.set(endpoint, key);
+        void vscode.window.showInformationMessage(`Toolbelt: saved the API key for ${who}.`);
       }
       return true;
     }),

@@ -10,6 +10,8 @@ import { registerToolCommands } from './toolCommands';
 import { WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
+import { registerOtherAgents } from './otherAgents';
+import { registerPolicyTestDiagnostics } from './policyTestDiagnostics';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
 import { handOver } from './shellHandover';
@@ -40,7 +42,9 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
   registerCommandToolNote(context, tools);
+  context.subscriptions.push(registerOtherAgents(context, log));
   registerRegistryDiagnostics(context, tools, log);
+  context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log));
   registerToolSources(context, tools, log);
   registerApiKeyCommand(context, keys, () => readSettings().provider);
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposables } from './dispose';
 import type { ToolCallingMode } from '../providers/types';
 import { isProviderName, type ProviderName } from '../providers/providerNames';
 
@@ -95,13 +96,13 @@ export interface SettingsChange {
 }
 
 /** The one configuration listener: fires a typed event when a setting Toolbelt reads changes. */
-export class SettingsWatcher implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<SettingsChange>();
+export class SettingsWatcher extends Disposables {
+  private readonly emitter = this.register(new vscode.EventEmitter<SettingsChange>());
   readonly onDidChange = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor() {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       const excludes = event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude');
       if (!event.affectsConfiguration(SECTION) && !excludes) return;
       this.emitter.fire({
@@ -110,12 +111,7 @@ export class SettingsWatcher implements vscode.Disposable {
         excludes,
         trustRules: [SENSITIVE_FILES_KEY, 'runBash'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
       });
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
+    }));
   }
 }
 

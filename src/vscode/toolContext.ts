@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposables } from './dispose';
 import { buildTrustRules, type TrustRules } from '../tools/trustRules';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
 import type { CommandPolicy, ConfirmationRequest, ToolContext } from '../tools/types';
@@ -34,7 +35,7 @@ export interface TrustRulesView {
  * each read when a tool asks, so they are always current. What belongs to one call — who asks,
  * its undo record, its conversation — comes with the call (ToolCaller), never from here.
  */
-export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
+export class WorkspaceToolContext extends Disposables implements ToolContext {
   private ripgrep: string | null | undefined;
   private excludes: string[] | undefined;
   private rules: { key: string; built: TrustRules } | undefined;
@@ -42,10 +43,9 @@ export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
   private acceptedHere: string | undefined;
   /** Workspace allow-lists already shown in this window (accepted or not): asked once. */
   private readonly offered = new Set<string>();
-  private readonly subscription: vscode.Disposable | undefined;
-
   constructor(private readonly trust: TrustRuleOptions = {}) {
-    this.subscription = trust.watcher?.onDidChange((change) => change.trustRules && this.currentRules());
+    super();
+    if (trust.watcher) this.register(trust.watcher.onDidChange((change) => change.trustRules && this.currentRules()));
   }
 
   get systemPrompt(): string {
@@ -104,10 +104,6 @@ export class WorkspaceToolContext implements ToolContext, vscode.Disposable {
   describeRules(): TrustRulesView {
     const rules = this.currentRules();
     return { sensitiveGlobs: rules.sensitiveGlobs, commandPolicy: rules.commandPolicy, pendingWorkspaceCommands: rules.pendingWorkspaceCommands?.entries };
-  }
-
-  dispose(): void {
-    this.subscription?.dispose();
   }
 
   /**

@@ -250,8 +250,9 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     await setRegistry([{ name: 'calculator', description: OVERRIDE }]);
     await waitFor(() => api.tools.list().length === 1, 'calculator registered');
     server = await ModelServer.start();
-    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
     await setChatSettings({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'gpt-4o' });
+    // A key belongs to the endpoint it is given for: this one to the scripted server.
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
   });
 
   after(async () => {
@@ -302,6 +303,22 @@ describe('Toolbelt\'s model in VS Code (vendor toolbelt)', () => {
     assert.equal(messages[2].tool_call_id, call.callId);
     assert.equal(messages[2].content, '42');
   });
+  it('works with a keyless local server, as the panel does, and sends it no key', async () => {
+    await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', '');
+    try {
+      const [model] = await vscode.lm.selectChatModels({ vendor: 'toolbelt' });
+      server.enqueue({ text: 'No key needed.' });
+      const before = server.requests.length;
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
+      let text = '';
+      for await (const chunk of response.text) text += chunk;
+      assert.equal(text, 'No key needed.');
+      assert.ok(!String(server.requests[before].headers.authorization ?? '').includes('sk-'), 'no stored key was sent');
+    } finally {
+      await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-native-chat');
+    }
+  });
+
   it('is never the model of the panel on provider "vscode": the panel says which VS Code models there are instead of calling itself', async () => {
     const api = await activateToolbelt();
     const before = server.requests.length;

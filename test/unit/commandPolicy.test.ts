@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkPolicyEntries, describeRefusal, judgeCommand, partsToApprove, type CommandPolicy, type CommandVerdict } from '../../src/tools/commandPolicy';
+import { checkPolicyEntries, COMMAND_MAX_CHARS, describeRefusal, judgeCommand, partsToApprove, type CommandPolicy, type CommandVerdict } from '../../src/tools/commandPolicy';
 
 const POLICY: CommandPolicy = {
   allowed: ['git status', 'git log', 'cd', 'npm test', 'echo', 'cat', 'ls', 'grep', 'wc', '/^npx tsc( |$)/'],
@@ -66,8 +66,9 @@ const TABLE: Row[] = [
   { command: 'cat <<EOF\n$(rm -rf /)\nEOF', verdict: 'deny', parts: [['cat <<EOF', 'allow'], ['rm -rf /', 'deny']] },
   { command: "cat <<'EOF'\n$(rm -rf /)\nEOF", verdict: 'allow', parts: [["cat <<'EOF'", 'allow']] },
   { command: 'grep x <<< "rm -rf /"', verdict: 'allow', parts: [['grep x <<< "rm -rf /"', 'allow']] },
-  // Assignments before a command are ignored, unless they change what runs.
-  { command: 'FOO=1 npm test', verdict: 'allow', parts: [['FOO=1 npm test', 'allow']] },
+  // Variables before a command: only names known to be harmless go without asking.
+  { command: 'LANG=C CI=1 NODE_ENV=test npm test', verdict: 'allow', parts: [['LANG=C CI=1 NODE_ENV=test npm test', 'allow']] },
+  { command: 'FOO=1 npm test', verdict: 'ask', parts: [['FOO=1 npm test', 'ask']], reason: /sets FOO for the command/ },
   { command: 'PATH=./bin:$PATH git status', verdict: 'ask', parts: [['PATH=./bin:$PATH git status', 'ask']], reason: /sets PATH/ },
   // Wrappers are looked through.
   { command: 'env CI=1 npm test', verdict: 'allow', parts: [['env CI=1 npm test', 'allow']] },
@@ -82,11 +83,15 @@ const TABLE: Row[] = [
   { command: 'xargs rm < list.txt', verdict: 'deny', parts: [['xargs rm < list.txt', 'deny']] },
   // Strings run as code: judged when literal, asked about otherwise.
   { command: 'eval "ls; git stash"', verdict: 'ask', parts: [['eval "ls; git stash"', 'ask'], ['ls', 'allow'], ['git stash', 'ask']] },
-  { command: 'eval "$CMD"', verdict: 'ask', parts: [['eval "$CMD"', 'ask']], reason: /only known when it runs/ },
+  // Under deny rules, code the rules cannot read is refused (it might be a denied command); otherwise it asks.
+  { command: 'eval "$CMD"', verdict: 'deny', parts: [['eval "$CMD"', 'deny']], reason: /only known when it runs/ },
+  { command: 'eval "$CMD"', policy: { allowed: ['ls'], denied: [] }, verdict: 'ask', parts: [['eval "$CMD"', 'ask']], reason: /only known when it runs/ },
   { command: "bash -c 'git status && ls'", verdict: 'allow', parts: [["bash -c 'git status && ls'", 'allow'], ['git status', 'allow'], ['ls', 'allow']] },
   { command: "sh -lc 'rm -rf /'", verdict: 'deny', parts: [["sh -lc 'rm -rf /'", 'ask'], ['rm -rf /', 'deny']] },
   { command: "trap 'rm -f lock' EXIT", verdict: 'deny', parts: [["trap 'rm -f lock' EXIT", 'ask'], ['rm -f lock', 'deny']] },
-  { command: '$CMD args', verdict: 'ask', parts: [['$CMD args', 'ask']], reason: /command name `\$CMD`/ },
+  { command: '$CMD args', verdict: 'deny', parts: [['$CMD args', 'deny']], reason: /command name `\$CMD`.*write the program's name/ },
+  { command: '$CMD args', policy: { allowed: ['ls'], denied: [] }, verdict: 'ask', parts: [['$CMD args', 'ask']], reason: /command name `\$CMD`/ },
+  { command: '$(npm bin)/rm x', verdict: 'deny', parts: [['$(npm bin)/rm x', 'deny'], ['npm bin', 'ask']], reason: /denied by "rm"/ },
   { command: 'source .env.sh', verdict: 'ask', parts: [['source .env.sh', 'ask']] },
   // Functions and control flow: every body counts.
   { command: 'f() { rm -rf /; }; f', verdict: 'deny', parts: [['rm -rf /', 'deny'], ['f', 'ask']] },
@@ -96,7 +101,8 @@ const TABLE: Row[] = [
   { command: 'case "$1" in a) ls;; *) git push;; esac', verdict: 'deny', parts: [['ls', 'allow'], ['git push', 'deny']] },
   { command: '[ -f package.json ] && npm test', verdict: 'allow', parts: [['[ -f package.json ]', 'allow'], ['npm test', 'allow']] },
   // Values bash evaluates as numbers or names run any $(…) subscript they hold.
-  { command: "x='a[$(rm -rf ~)]'; echo $((x))", verdict: 'ask', parts: [["x='a[$(rm -rf ~)]'", 'ask'], ['echo $((x))', 'allow'], ['$((x))', 'ask']], reason: /subscript/ },
+  { command: "x='a[$(rm -rf ~)]'; echo $((x))", verdict: 'deny', parts: [["x='a[$(rm -rf ~)]'", 'ask'], ['echo $((x))', 'allow'], ['$((x))', 'ask'], ['rm -rf ~', 'deny']], reason: /subscript/ },
+  { command: "x='a[$(rm -rf ~)]'; echo $((x))", policy: { allowed: ['echo'], denied: [] }, verdict: 'ask', parts: [["x='a[$(rm -rf ~)]'", 'ask'], ['echo $((x))', 'allow'], ['$((x))', 'ask']], reason: /subscript/ },
   { command: 'echo $((1 + 2))', verdict: 'allow', parts: [['echo $((1 + 2))', 'allow']] },
   { command: 'for ((i = 0; i < 3; i++)); do ls; done', verdict: 'ask', parts: [['for ((i = 0; i < 3; i++)); do ls; done', 'ask'], ['ls', 'allow']] },
   { command: 'echo ${!ref}', verdict: 'ask', parts: [['echo ${!ref}', 'allow'], ['${!ref}', 'ask']] },
@@ -140,22 +146,32 @@ describe('command policy (run_bash command rules)', () => {
   });
 
   describe('very long input', () => {
-    it('judges a 100 KB argument', () => {
-      const judgement = judgeCommand(`echo ${'a'.repeat(100_000)}`, { allowed: ['echo'], denied: ['rm'] });
+    it('judges a 60 KB argument', () => {
+      const judgement = judgeCommand(`echo ${'a'.repeat(60_000)}`, { allowed: ['echo'], denied: ['rm'] });
       assert.equal(judgement.verdict, 'allow');
       assert.ok(judgement.parts[0].text.length <= 501, 'the part text is cut for display');
     });
 
-    it('judges 25,000 commands in 100 KB, one part each', () => {
-      const judgement = judgeCommand('ls; '.repeat(25_000), POLICY);
+    it('judges 16,000 commands in 64,000 characters, one part each', () => {
+      const judgement = judgeCommand('ls; '.repeat(16_000), POLICY);
       assert.equal(judgement.verdict, 'allow');
-      assert.equal(judgement.parts.length, 25_000);
+      assert.equal(judgement.parts.length, 16_000);
+    });
+
+    it('does not parse a command over 64 KB: it asks, saying why', () => {
+      const judgement = judgeCommand(`ls ${'a'.repeat(COMMAND_MAX_CHARS)}`, POLICY);
+      assert.equal(COMMAND_MAX_CHARS, 65_536);
+      assert.deepEqual(judgement.parts, []);
+      assert.equal(judgement.verdict, 'ask');
+      assert.match(judgement.problem ?? '', /too long to check \(65,539 characters; the rules read at most 65,536\)/);
+      assert.equal(judgeCommand(`rm x; ${'a'.repeat(COMMAND_MAX_CHARS)}`, POLICY).verdict, 'ask', 'not even a denied command is looked for');
     });
 
     it('asks when nesting is deeper than the parser follows', () => {
-      const judgement = judgeCommand(`${'$('.repeat(300)}ls${')'.repeat(300)}`, POLICY);
+      const judgement = judgeCommand(`${'$('.repeat(300)}ls${')'.repeat(300)}`, { allowed: ['ls'], denied: [] });
       assert.equal(judgement.verdict, 'ask');
       assert.match(judgement.problem ?? '', /nesting/);
+      assert.equal(judgeCommand(`${'$('.repeat(300)}ls${')'.repeat(300)}`, POLICY).verdict, 'deny', 'under deny rules a name only known when it runs is refused');
     });
 
     it('does not try /regex/ entries on a part longer than 10,000 characters, and asks', () => {
@@ -238,6 +254,16 @@ describe('command policy (run_bash command rules)', () => {
       const text = describeRefusal(judgeCommand('cd x && rm -rf y', POLICY));
       assert.match(text, /not run/);
       assert.match(text, /`rm -rf y` \(denied by "rm"\)/);
+    });
+
+    it('each part names the settings entry that decided it; code the rules cannot read names none', () => {
+      const policy = { allowed: ['ls', '/^git (status|log)/'], denied: ['rm', 'touch'] };
+      const rules = (command: string) => judgeCommand(command, policy).parts.map((p) => [p.verdict, p.rule]);
+      assert.deepEqual(rules('ls; git log; rm x'), [['allow', 'ls'], ['allow', '/^git (status|log)/'], ['deny', 'rm']]);
+      assert.deepEqual(rules('find . -delete'), [['deny', 'rm']]);
+      assert.deepEqual(rules("x='a[$(touch p)]'; ls $((x))").at(-1), ['deny', 'touch'], 'a denied command in data bash evaluates');
+      assert.deepEqual(rules("python3 -c 'print(1)'"), [['deny', undefined]]);
+      assert.deepEqual(rules('true'), [['allow', undefined]]);
     });
 
     it('partsToApprove lists only the parts neither allowed nor denied', () => {

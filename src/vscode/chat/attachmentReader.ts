@@ -1,7 +1,9 @@
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { ATTACHMENT_LIMITS, capAttachment, type CappedAttachment } from '../../chat/attachments';
 import { looksBinary, openRegularFile } from '../../tools/fileSystem';
 import { sensitiveReadQuestion } from '../../tools/sensitiveFiles';
+import type { FileIdentity } from '../../tools/sensitiveLinks';
 import type { ConfirmationRequest, ToolContext } from '../../tools/types';
 import { PathRefusedError, resolveWorkspacePath, WorkspacePathError } from '../../tools/workspacePaths';
 
@@ -36,19 +38,20 @@ export async function readAttachment(
   try {
     const resolved = await resolveWorkspacePath(tools, uri.fsPath);
     // Asked as read_file asks (the same question), with a dialog of its own: what the person allows is what is read.
-    const allowed = async (): Promise<boolean> => {
-      const question = sensitiveReadQuestion(tools, resolved);
+    const allowed = async (identity?: FileIdentity): Promise<boolean> => {
+      const question = await sensitiveReadQuestion(tools, resolved, identity);
       if (!question) return true;
       return ask({ tool: 'attach', reason: question.reason, summary: question.summary, args: { path: resolved.display }, paths: question.paths });
     };
     const declined = { ok: false as const, reason: `Not attached: you chose not to send ${vscode.workspace.asRelativePath(uri)} to the model.` };
     if (text !== undefined) {
-      if (!(await allowed())) return declined;
+      // The editor's text of a file on disk: judged as that file (a hard link to .env is .env).
+      if (!(await allowed(await fs.stat(resolved.absolute).catch(() => undefined)))) return declined;
       return capAttachment({ kind, path: resolved.display, range, text, complete: true }, usedChars);
     }
     const { handle, stat } = await openRegularFile(resolved);
     try {
-      if (!(await allowed())) return declined;
+      if (!(await allowed(stat))) return declined;
       if (await looksBinary(handle)) return capAttachment({ kind, path: resolved.display, text: '', complete: true, totalBytes: stat.size, binary: true }, usedChars);
       const head = Buffer.alloc(Math.min(stat.size, HEAD_BYTES));
       const { bytesRead } = await handle.read(head, 0, head.length, 0);

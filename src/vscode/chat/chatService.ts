@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { DEFAULT_SYSTEM_PROMPT } from '../../agent/prompt';
 import { ChatController, ChatSetupError, type ChatEnvironment, type TurnSetup } from '../../chat/chatController';
-import { customHost, labelOf } from '../../providers/errors';
+import { endpointLabel, endpointOf } from '../../providers/endpoints';
 import { DEFAULT_MODELS } from '../../providers/defaults';
 import type { ChatProvider } from '../../providers/types';
 import type { ApiKeys } from '../apiKeys';
@@ -50,6 +50,14 @@ export class ChatService implements vscode.Disposable {
         void vscode.commands
           .executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(current), title, { preview: true })
           .then(undefined, (error: unknown) => this.log.warn(`Could not open the comparison: ${String(error)}`));
+      },
+      confirmProtectedUndo: async (paths) => {
+        const choice = await vscode.window.showWarningMessage(
+          'Toolbelt: undo changes protected paths',
+          { modal: true, detail: `Undoing this turn puts back ${paths.join(', ')}, which hold the repository or workspace settings.` },
+          'Undo Them Too',
+        );
+        return choice === 'Undo Them Too';
       },
       log: (message) => this.log.warn(message),
       onApprovalRequested: (summary, decide) => {
@@ -130,12 +138,13 @@ export class ChatService implements vscode.Disposable {
       // A model of VS Code's (Copilot's, another extension's): chosen afresh each turn, as sign-ins come and go.
       return { provider: await vscodeModelProvider(settings.model), systemPrompt: settings.systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT, maxToolRounds: settings.maxToolRounds };
     }
-    const apiKey = await this.keys.get(settings.provider);
-    // A custom OpenAI-compatible server (LM Studio, vLLM) usually wants no key; it says so with a 401 if it does.
-    if (!apiKey && this.keys.needsKey(settings.provider) && !customHost(settings.provider, settings.baseUrl)) {
-      const variable = this.keys.environmentVariable(settings.provider);
+    // One key per endpoint; a custom server (LM Studio, vLLM) is asked without one and says so with a 401 if it wants one.
+    const endpoint = endpointOf(settings.provider, settings.baseUrl);
+    const apiKey = await this.keys.get(endpoint);
+    if (!apiKey && this.keys.needsKey(endpoint)) {
+      const variable = this.keys.environmentVariable(endpoint);
       throw new ChatSetupError(
-        `No ${labelOf(settings.provider)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to Ollama, which needs none.`,
+        `No ${endpointLabel(endpoint)} API key is set. Use "Toolbelt: Set API Key"${variable ? ` or the ${variable} environment variable` : ''}, or switch to Ollama, which needs none.`,
         'setApiKey',
       );
     }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { describeReport, testConnection } from '../../providers/connectionTest';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { endpointOf, type Endpoint } from '../../providers/endpoints';
 import { providerDisplayName, ProviderError } from '../../providers/errors';
 import { detectLocalServers, listModels, type ListedModel, type LocalServer } from '../../providers/modelList';
 import type { ProviderName, ServiceName } from '../../providers/providerNames';
@@ -106,6 +107,11 @@ function remainingSteps(draft: Draft, step: Step): number {
   return count;
 }
 
+/** The endpoint the draft talks to: its base URL for a custom server or Ollama, the provider's own service otherwise. */
+function draftEndpoint(draft: Draft): Endpoint {
+  return endpointOf(draft.provider, draft.provider === 'ollama' || draft.compatible ? draft.baseUrl : undefined);
+}
+
 /** OpenAI's own service and Gemini need a key; a custom server only when it says so. */
 function needsKeyNow(draft: Draft): boolean {
   return !draft.apiKey && ((draft.provider === 'openai' && !draft.compatible) || draft.provider === 'gemini');
@@ -113,7 +119,7 @@ function needsKeyNow(draft: Draft): boolean {
 
 async function needsKey(deps: ConnectDeps, draft: Draft): Promise<boolean> {
   if (draft.apiKey || !needsKeyNow(draft)) return false;
-  const stored = await deps.keys.get(draft.provider);
+  const stored = await deps.keys.get(draftEndpoint(draft));
   if (stored) draft.apiKey = stored;
   return !stored;
 }
@@ -175,7 +181,7 @@ async function runStep(
 }
 
 async function providerItems(servers: LocalServer[], deps: ConnectDeps): Promise<ProviderItem[]> {
-  const keyState = async (provider: ProviderName) => ((await deps.keys.get(provider)) ? 'API key set' : 'needs an API key');
+  const keyState = async (provider: ProviderName) => (provider !== 'vscode' && (await deps.keys.get(endpointOf(provider))) ? 'API key set' : 'needs an API key');
   const found: ProviderItem[] = servers.map((server) => ({
     label: `${server.name} on this computer`,
     description: `${server.baseUrl} · ${server.models.length} model${server.models.length === 1 ? '' : 's'}`,
@@ -263,7 +269,8 @@ async function testAndSave(deps: ConnectDeps, draft: Draft): Promise<'saved' | '
     outcome = 'Not tested.';
   }
   const target = await deps.holdRetries(async () => {
-    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(draft.provider, draft.apiKey);
+    // Stored for this endpoint only: the server it was given for.
+    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(draftEndpoint(draft), draft.apiKey);
     return writeModelSettings({ provider: draft.provider, baseUrl, model });
   });
   deps.log.info(`Connect a model: ${name} · ${model} (${target}). ${outcome}`);

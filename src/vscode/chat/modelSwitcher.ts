@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { endpointOf, type Endpoint } from '../../providers/endpoints';
 import { customHost, providerDisplayName } from '../../providers/errors';
 import { PROVIDER_NAMES, type ProviderName } from '../../providers/providerNames';
 import { readSettings } from '../settings';
@@ -20,8 +21,8 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
     {
       label: `$(check) ${model}`,
       description: `${currentName} · current`,
-      // A custom server is asked without a key unless one is stored; it answers 401 if it wants one.
-      detail: customHost(settings.provider, settings.baseUrl) && !(await deps.keys.get(settings.provider)) ? 'no API key sent' : await keyState(deps, settings.provider),
+      // A custom server is asked without a key unless one is stored for it; it answers 401 if it wants one.
+      detail: await keyState(deps, settings.provider === 'vscode' ? undefined : endpointOf(settings.provider, settings.baseUrl)),
       current: true,
     },
     { label: 'Switch to', kind: vscode.QuickPickItemKind.Separator },
@@ -52,12 +53,15 @@ export async function switchModel(deps: ConnectDeps): Promise<boolean> {
 
 async function providerItem(deps: ConnectDeps, provider: ProviderName, current: ProviderName | undefined): Promise<SwitchItem> {
   const name = providerDisplayName(provider);
-  return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, provider)].filter(Boolean).join(' · '), start: provider };
+  return { label: name, description: [provider === current ? 'current provider' : '', await keyState(deps, provider === 'vscode' ? undefined : endpointOf(provider))].filter(Boolean).join(' · '), start: provider };
 }
 
-async function keyState(deps: ConnectDeps, provider: ProviderName): Promise<string> {
-  if (!deps.keys.needsKey(provider)) return provider === 'vscode' ? 'signs in through VS Code' : 'no API key needed';
-  return (await deps.keys.get(provider)) ? '$(key) API key set' : 'no API key set';
+async function keyState(deps: ConnectDeps, endpoint: Endpoint | undefined): Promise<string> {
+  if (!endpoint) return 'signs in through VS Code';
+  const stored = await deps.keys.get(endpoint);
+  if (deps.keys.needsKey(endpoint)) return stored ? '$(key) API key set' : 'no API key set';
+  if (!endpoint.official) return stored ? `$(key) API key set for ${endpoint.host}` : 'no API key sent';
+  return stored ? '$(key) API key set' : 'no API key needed';
 }
 
 function startOf(provider: ProviderName, baseUrl: string): ConnectStart {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolCaller } from '../../tools/caller';
-import type { ConsentPlan } from '../../tools/consent';
+import { verdictOf, type ConsentPlan, type Verdict } from '../../tools/consent';
 import type { ToolResult } from '../../tools/interface';
 import { BUILTIN_MANIFEST } from '../../tools/manifest';
 import type { ToolContext } from '../../tools/types';
@@ -59,7 +59,7 @@ class WorkspaceLmTool implements vscode.LanguageModelTool<Record<string, unknown
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): Promise<vscode.PreparedToolInvocation> {
     const input = asArgs(options.input);
     const { prepared, plan } = await prepare(this.name, input, this.deps);
-    if (plan) this.pending.remember(this.name, input, plan);
+    if (plan && prepared.confirmationMessages) this.pending.remember(this.name, input, plan);
     return prepared;
   }
 
@@ -104,21 +104,27 @@ function vscodeChatCaller(group: { beforeChange: ToolCaller['beforeChange'] }): 
   };
 }
 
-async function prepare(tool: string, input: Record<string, unknown>, deps: LmToolDeps): Promise<{ prepared: vscode.PreparedToolInvocation; plan?: ConsentPlan }> {
+/** What VS Code is told before a call, and what the policy decides for it (the test seam returns both). */
+interface Prepared {
+  prepared: vscode.PreparedToolInvocation;
+  plan?: ConsentPlan;
+  verdict: Verdict;
+}
+
+async function prepare(tool: string, input: Record<string, unknown>, deps: LmToolDeps): Promise<Prepared> {
   const availability = availabilityIn(deps.tools, tool);
-  if (availability !== 'offered') return { prepared: { invocationMessage: `Toolbelt: ${tool} is not active in this workspace` } };
+  if (availability !== 'offered') return { prepared: { invocationMessage: `Toolbelt: ${tool} is not active in this workspace` }, verdict: 'deny' };
   const prepared: vscode.PreparedToolInvocation = { invocationMessage: `Toolbelt: running ${tool}` };
   let plan: ConsentPlan;
   try {
     plan = await deps.tools.manager.registry.consent(tool, input);
   } catch {
     // The call cannot run as asked (a bad path, bad arguments): the tool refuses it with the reason; nothing to confirm.
-    return { prepared };
+    return { prepared, verdict: 'deny' };
   }
   const card = confirmationCard(plan, input, deps.context.workspaceRoot);
-  if (!card) return { prepared };
-  prepared.confirmationMessages = { title: card.title, message: new vscode.MarkdownString(card.message) };
-  return { prepared, plan };
+  if (card) prepared.confirmationMessages = { title: card.title, message: new vscode.MarkdownString(card.message) };
+  return { prepared, plan, verdict: verdictOf(plan) };
 }
 
 /** The last line of a result that did not succeed: a next step for the model. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { resolveLimits, outputReserve } from '../../providers/contextWindow';
 import { DEFAULT_MODELS } from '../../providers/defaults';
+import { endpointLabel, endpointOf } from '../../providers/endpoints';
 import { labelOf } from '../../providers/errors';
 import { estimateTokens } from '../../providers/tokens';
 import type { ChatMessage, ToolCall } from '../../providers/types';
@@ -48,9 +49,11 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
     if (settings.provider === 'vscode') {
       throw new Error('Toolbelt\'s model serves toolbelt.provider, which is "vscode" now: pick the model you want in the model picker directly.');
     }
-    const apiKey = await this.keys.get(settings.provider);
-    if (!apiKey && this.keys.needsKey(settings.provider)) {
-      throw new Error(`No ${labelOf(settings.provider)} API key is set: run "Toolbelt: Set API Key".`);
+    // The same rule as the panel: one key per endpoint, none needed for a local or custom server.
+    const endpoint = endpointOf(settings.provider, settings.baseUrl);
+    const apiKey = await this.keys.get(endpoint);
+    if (!apiKey && this.keys.needsKey(endpoint)) {
+      throw new Error(`No ${endpointLabel(endpoint)} API key is set: run "Toolbelt: Set API Key".`);
     }
     const provider = loadChatRuntime().createProvider({
       provider: settings.provider,

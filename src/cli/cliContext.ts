@@ -1,0 +1,132 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SESSION_CONTEXT_FILE } from '../agent/agentLoop';
+import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
+import { buildTrustRules, hashEntries, type TrustRules } from '../tools/trustRules';
+import { checkPolicyEntries } from '../tools/commandPolicy';
+import type { CommandPolicy, ToolContext } from '../tools/types';
+import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';
+import type { LiveSettings } from './liveSettings';
+
+export const ALLOWED_COMMANDS = 'toolbelt.runBash.allowedCommands';
+export const DENIED_COMMANDS = 'toolbelt.runBash.deniedCommands';
+export const SENSITIVE_FILES = 'toolbelt.tools.sensitiveFiles';
+
+export interface CliContextOptions {
+  /** The workspace's allowed commands apply, as they are at start (`--accept-workspace-commands`). */
+  acceptWorkspaceCommands: boolean;
+  /** Told once per problem in the rules, and once per workspace allow-list that does not apply. */
+  warn(message: string): void;
+}
+
+/**
+ * The ToolContext of a workspace outside VS Code: facts of the workspace only, read from its
+ * `.vscode/settings.json` and the person's own settings file each time a tool asks, so an edit
+ * applies to the next call. The rules are built by the same pure functions as in the extension
+ * (buildTrustRules); the workspace's allowed commands apply only when the person accepted them.
+ */
+export class CliToolContext implements ToolContext {
+  readonly workspaceRoot: string;
+  private readonly acceptedHash: string | undefined;
+  private rules: { key: string; built: TrustRules } | undefined;
+  private readonly told = new Set<string>();
+  private ripgrep: string | null | undefined;
+
+  constructor(
+    private readonly settings: LiveSettings,
+    private readonly options: CliContextOptions,
+  ) {
+    this.workspaceRoot = settings.root;
+    const atStart = checkPolicyEntries({ allowed: settings.current.levels(ALLOWED_COMMANDS).workspace }).allowed;
+    this.acceptedHash = options.acceptWorkspaceCommands && atStart.length > 0 ? hashEntries(atStart) : undefined;
+  }
+
+  get systemPrompt(): string {
+    return this.settings.current.text('toolbelt.systemPrompt') || DEFAULT_SYSTEM_PROMPT;
+  }
+
+  /** Conversations are the callers': a call without one has none. */
+  get sessionContext(): string {
+    return '';
+  }
+
+  get sessionContextFilePath(): string {
+    return this.settings.current.text('toolbelt.sessionContextFile') || DEFAULT_SESSION_CONTEXT_FILE;
+  }
+
+  /** A ripgrep on the PATH; without one the search tools search in plain Node. */
+  get rgPath(): string | undefined {
+    if (this.ripgrep === undefined) this.ripgrep = findOnPath(process.platform === 'win32' ? 'rg.exe' : 'rg') ?? null;
+    return this.ripgrep ?? undefined;
+  }
+
+  /** `files.exclude` and `search.exclude` globs that are on, the workspace's over the person's. */
+  get excludeGlobs(): string[] {
+    const globs = new Set<string>();
+    for (const key of ['files.exclude', 'search.exclude']) {
+      const { user, workspace } = this.settings.current.levels(key);
+      const merged = { ...asRecord(user), ...asRecord(workspace) };
+      for (const [glob, on] of Object.entries(merged)) if (on === true) globs.add(glob);
+    }
+    return [...globs];
+  }
+
+  get writeApprovals(): WriteApprovals {
+    const { user, workspace } = this.settings.current.levels('toolbelt.approvals.writes');
+    return strictestWriteApprovals([user, workspace]);
+  }
+
+  get sensitiveGlobs(): readonly string[] {
+    return this.currentRules().sensitiveGlobs;
+  }
+
+  get commandPolicy(): CommandPolicy | undefined {
+    return this.currentRules().commandPolicy;
+  }
+
+  /** The rules as they apply now: for `policy explain` and the log. */
+  currentRules(): TrustRules {
+    const current = this.settings.current;
+    const sensitive = current.levels(SENSITIVE_FILES);
+    const values = {
+      sensitiveFiles: sensitive.workspace ?? sensitive.user,
+      allowedCommands: current.levels(ALLOWED_COMMANDS),
+      deniedCommands: current.levels(DENIED_COMMANDS),
+    };
+    const key = JSON.stringify(values);
+    if (this.rules?.key !== key) {
+      const built = buildTrustRules(values, this.acceptedHash);
+      for (const problem of built.problems) this.tellOnce(problem);
+      if (built.pendingWorkspaceCommands) {
+        const how = this.options.acceptWorkspaceCommands ? 'they changed since toolbelt started; restart it to accept the new list' : 'pass --accept-workspace-commands to apply them';
+        this.tellOnce(`The workspace's ${ALLOWED_COMMANDS} (${built.pendingWorkspaceCommands.entries.join(', ')}) do not apply: ${how}.`);
+      }
+      this.rules = { key, built };
+    }
+    return this.rules.built;
+  }
+
+  private tellOnce(message: string): void {
+    if (this.told.has(message)) return;
+    this.told.add(message);
+    this.options.warn(message);
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}

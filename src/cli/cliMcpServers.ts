@@ -1,0 +1,143 @@
+import { canonicalJson, definitionHash } from '../tools/mcp/definitionHash';
+import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp/mcpConfig';
+import { McpServerSource } from '../tools/mcp/mcpServerSource';
+import { readEnvFileText, type McpVariableContext } from '../tools/mcp/mcpVariables';
+import type { ToolManager } from '../tools/toolManager';
+import type { CliLog } from './cliLog';
+import type { LiveSettings } from './liveSettings';
+import type { PersonChoices } from './personChoices';
+
+export const MCP_SERVERS_SETTING = 'toolbelt.mcp.servers';
+
+interface Definition {
+  server: McpServerConfig;
+  inputs: readonly McpInputDefinition[];
+  fingerprint: string;
+}
+
+interface Entry {
+  fingerprint: string;
+  source: McpServerSource;
+  registration: { dispose(): void };
+}
+
+/** The environment variable that gives `${input:id}` its value outside VS Code (nobody is asked). */
+export function inputVariable(id: string): string {
+  return `TOOLBELT_MCP_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/**
+ * The MCP servers a CLI workspace may use: the person's own (`toolbelt.mcp.servers` in their
+ * settings file, never the workspace's), which start when a tool needs them, and the servers of
+ * `.vscode/mcp.json`, which start only when the person named them with `--approve-server`, and
+ * only as they were defined when toolbelt started (their definition hash is pinned then; a changed
+ * definition does not start). Re-read when mcp.json or the person's file changes.
+ */
+export class CliMcpServers {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pins = new Map<string, string>();
+  private loading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly manager: ToolManager,
+    private readonly settings: LiveSettings,
+    private readonly choices: PersonChoices,
+    private readonly log: CliLog,
+  ) {}
+
+  /** Reads the definitions and pins the approved ones as they are now. */
+  async open(): Promise<void> {
+    const { definitions } = this.definitions();
+    for (const name of this.choices.approveServers) {
+      const definition = definitions.find((d) => d.server.name === name && d.server.origin === MCP_JSON_ORIGIN);
+      if (!definition) {
+        this.log.warn(`--approve-server ${name}: ${MCP_JSON_ORIGIN} defines no server of that name.`);
+        continue;
+      }
+      const envFileText = await readEnvFileText(definition.server, this.variables()).catch(() => undefined);
+      this.pins.set(name, definitionHash(definition.server, envFileText));
+    }
+    await this.reload();
+  }
+
+  /** Reads every definition again; one reload at a time, in order. */
+  reload(): Promise<void> {
+    this.loading = this.loading.then(() => this.load(), () => this.load());
+    return this.loading;
+  }
+
+  sources(): McpServerSource[] {
+    return [...this.entries.values()].map((entry) => entry.source);
+  }
+
+  async dispose(): Promise<void> {
+    await this.loading.catch(() => undefined);
+    await Promise.all([...this.entries.keys()].map((name) => this.remove(name)));
+  }
+
+  private async load(): Promise<void> {
+    const { definitions, problems } = this.definitions();
+    for (const problem of problems) this.log.warn(problem);
+    const wanted = new Map<string, Definition>();
+    for (const definition of definitions) {
+      const first = wanted.get(definition.server.name);
+      if (first) this.log.warn(`MCP server "${definition.server.name}" (${definition.server.origin}): ${first.server.origin} defines a server of that name already; this one is left out.`);
+      else wanted.set(definition.server.name, definition);
+    }
+    for (const [name, entry] of [...this.entries]) if (wanted.get(name)?.fingerprint !== entry.fingerprint) await this.remove(name);
+    for (const [name, definition] of wanted) if (!this.entries.has(name)) this.add(definition);
+  }
+
+  private definitions(): { definitions: Definition[]; problems: string[] } {
+    const fromUser = parseMcpServers(this.settings.current.levels(MCP_SERVERS_SETTING).user, USER_SETTINGS_ORIGIN);
+    const mcpJson = this.settings.mcpJson;
+    const fromWorkspace = mcpJson.exists ? parseMcpJson(mcpJson.text, MCP_JSON_ORIGIN) : { servers: [], inputs: [], errors: [] };
+    const definitions = [
+      ...fromUser.servers.map((server) => definition(server, fromUser.inputs)),
+      ...fromWorkspace.servers.map((server) => definition(server, fromWorkspace.inputs)),
+    ];
+    return { definitions, problems: [...fromUser.errors, ...fromWorkspace.errors] };
+  }
+
+  private add({ server, inputs, fingerprint }: Definition): void {
+    const source = new McpServerSource({
+      server,
+      inputs,
+      variables: this.variables(),
+      approve: async (config, hash) => this.approve(config, hash),
+      logger: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m), error: (m) => this.log.error(m) },
+      clientInfo: { name: 'toolbelt', version: '1' },
+    });
+    const registration = this.manager.addSource(source);
+    this.entries.set(server.name, { fingerprint, source, registration });
+  }
+
+  private approve(server: McpServerConfig, hash: string): boolean {
+    if (server.origin === USER_SETTINGS_ORIGIN) return true;
+    const pinned = this.pins.get(server.name);
+    if (pinned === hash) return true;
+    if (pinned === undefined) this.log.warn(`MCP server "${server.name}" (${server.origin}) was not started: start toolbelt with --approve-server ${server.name} to let it run.`);
+    else this.log.warn(`MCP server "${server.name}" (${server.origin}) was not started: its definition changed since toolbelt started; restart toolbelt to approve the new one.`);
+    return false;
+  }
+
+  private variables(): McpVariableContext {
+    return {
+      workspaceFolder: this.settings.root,
+      resolveInput: async (input) => process.env[inputVariable(input.id)] ?? undefined,
+    };
+  }
+
+  private async remove(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    this.entries.delete(name);
+    entry.registration.dispose();
+    await entry.source.stop().catch((error: unknown) => this.log.warn(`MCP server "${name}" did not stop cleanly: ${String(error)}`));
+  }
+}
+
+function definition(server: McpServerConfig, inputs: readonly McpInputDefinition[]): Definition {
+  const used = inputs.filter((input) => JSON.stringify(server).includes(`\${input:${input.id}}`));
+  return { server, inputs, fingerprint: canonicalJson({ server, inputs: used }) };
+}

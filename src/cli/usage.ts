@@ -1,0 +1,70 @@
+/** The exit codes of every command (documented in the usage text and docs/AGENTS.md). */
+export const EXIT = Object.freeze({
+  ok: 0,
+  /** A check failed: a policy example did not match, nothing to undo, or an unexpected error. */
+  failed: 1,
+  /** An unknown option, a missing argument, unreadable JSON or settings. */
+  usage: 2,
+  /** `run`: a tool call was refused (denied, or it would ask and no --approve covered it). */
+  refused: 3,
+  /** `run`: the model provider failed. */
+  provider: 4,
+  /** `run`: the turn stopped before an answer (its limit of tool rounds). */
+  incomplete: 5,
+  interrupted: 130,
+});
+
+export const USAGE = `Usage: toolbelt <command> [options]
+
+Toolbelt's tools and policy outside VS Code. The workspace's .vscode/settings.json decides which
+tools exist and what they may do; your own choices come from the options below or from a
+settings file you name, never from the workspace alone.
+
+Commands:
+  mcp                             Serve the workspace's active tools over MCP (stdio)
+  run PROMPT                      Run the Agent once, headless, with the workspace's tools and model
+  policy explain TOOL ARGS_JSON   Say whether a call is allowed, asks or is denied, why, and where the rule is
+  policy test                     Check the examples in toolbelt.policy.tests
+  undo                            Undo the last call group made through toolbelt mcp or toolbelt run
+
+Every command:
+  --workspace DIR                 The workspace folder (default: the current folder)
+  --user-settings FILE            Your own settings, e.g. VS Code's user settings.json (also
+                                  TOOLBELT_USER_SETTINGS): toolbelt.runBash.*, toolbelt.tools.sensitiveFiles,
+                                  toolbelt.approvals.writes, toolbelt.mcp.servers, toolbelt.provider/model/baseUrl
+  --state-dir DIR                 Where undo records and the call log live (also TOOLBELT_STATE_DIR;
+                                  default $XDG_STATE_HOME/toolbelt/<workspace>)
+  --verbose                       Say more on stderr (servers started, questions answered)
+  --help, -h                      This text
+  --version                       Toolbelt's version
+
+Your choices (mcp, run, policy):
+  --enable TOOL                   Switch on a tool that stays off until you say so (remove, run_bash); repeatable
+  --approve-server NAME           Let a server of the workspace's .vscode/mcp.json start, as it is defined now; repeatable
+  --accept-workspace-commands     Apply the workspace's toolbelt.runBash.allowedCommands, as they are now
+  --run-without-asking TOOL       Let an MCP server's tool (<server>/<tool>) run without asking each call; repeatable
+
+run:
+  --json                          One JSON object per line on stdout instead of text
+  --approve REASON                Approve the calls that would ask for REASON: destructive, protected, sensitive,
+                                  command, write, external or unsandboxed; repeatable. Any other ask is refused.
+  --provider NAME  --model NAME  --base-url URL  --api-key KEY
+                                  Instead of the settings' model (keys also from OPENAI_API_KEY, GEMINI_API_KEY)
+
+policy explain:
+  --json                          The decision as one JSON object
+
+Exit codes:
+  0    success
+  1    a check failed: a policy example did not match, nothing to undo, an unexpected error
+  2    usage error: an unknown option, a missing argument, unreadable JSON or settings
+  3    run: a tool call was refused (denied, or it would ask and no --approve covered it)
+  4    run: the model provider failed
+  5    run: the turn stopped before an answer (its limit of tool rounds)
+  130  interrupted
+`;
+
+/** A usage error: the message, then how to get help. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,0 +1,77 @@
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { AGENT_KINDS, agentConfig, mergeAgentConfig, type AgentConfig, type AgentConfigOptions } from '../cli/agentConfigs';
+
+export const USE_IN_ANOTHER_AGENT = 'toolbelt.useInAnotherAgent';
+
+type AgentItem = vscode.QuickPickItem & { config: AgentConfig };
+
+/**
+ * **Toolbelt: Use This Workspace's Tools in Another Agent…**: Claude Code, Cursor and Gemini CLI get
+ * `toolbelt mcp` for this folder in their project file (shown first, then merged in with comments
+ * and other servers kept); Codex's per-user file is only shown, as a snippet to paste. Every entry
+ * runs the CLI shipped in this extension, with the person's own VS Code settings file as theirs.
+ */
+export function registerOtherAgents(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+  return vscode.commands.registerCommand(USE_IN_ANOTHER_AGENT, async (agentArg?: unknown, folderArg?: unknown) => {
+    const folder = typeof folderArg === 'string' ? folderArg : await pickFolder();
+    if (!folder) return undefined;
+    const options = configOptions(context, folder);
+    const items: AgentItem[] = AGENT_KINDS.map((agent) => {
+      const config = agentConfig(agent, options);
+      return { label: config.label, description: config.file, detail: config.scope === 'user' ? 'your own file: shown for you to paste' : 'written into this folder', config };
+    });
+    const picked = items.find((item) => item.config.agent === agentArg) ?? (await vscode.window.showQuickPick(items, { title: "Use This Workspace's Tools in Another Agent", placeHolder: 'Which agent?' }));
+    if (!picked) return undefined;
+    const { config } = picked;
+    if (config.scope === 'user') {
+      await showSnippet(config);
+      return { agent: config.agent, written: undefined };
+    }
+    const file = path.join(folder, config.file);
+    const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
+    let merged: string;
+    try {
+      merged = mergeAgentConfig(config.agent, existing, options);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Toolbelt: ${config.file} could not take the entry: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+    const write = typeof agentArg === 'string' ? 'Write' : await confirmWrite(config, existing !== undefined);
+    if (write !== 'Write') return undefined;
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, merged);
+    log.info(`${config.label} now starts toolbelt mcp for ${folder} (${config.file}).`);
+    void vscode.window.showInformationMessage(`Toolbelt: ${config.label} will use this workspace's tools (${config.file}). Start it in this folder; it asks before it starts a project's server.`);
+    return { agent: config.agent, written: file };
+  });
+}
+
+/** The CLI in this extension, run by `node`, with the person's own VS Code user settings as their choices when that file exists. */
+function configOptions(context: vscode.ExtensionContext, folder: string): AgentConfigOptions {
+  const cliPath = path.join(context.extensionPath, 'dist', 'cli.js');
+  const userSettings = context.globalStorageUri.scheme === 'file' ? path.resolve(context.globalStorageUri.fsPath, '..', '..', 'settings.json') : undefined;
+  return { cliPath, workspace: folder, ...(userSettings && existsSync(userSettings) ? { extraArgs: ['--user-settings', userSettings] } : {}) };
+}
+
+async function pickFolder(): Promise<string | undefined> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  if (folders.length <= 1) return folders[0]?.uri.fsPath;
+  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder whose tools the agent gets' });
+  return picked?.uri.fsPath;
+}
+
+async function confirmWrite(config: AgentConfig, exists: boolean): Promise<string | undefined> {
+  return vscode.window.showInformationMessage(
+    `${exists ? 'Add to' : 'Create'} ${config.file} for ${config.label}?`,
+    { modal: true, detail: `${config.label} will start this workspace's tools through Toolbelt's policy:\n\n${config.snippet}` },
+    'Write',
+  );
+}
+
+async function showSnippet(config: AgentConfig): Promise<void> {
+  await vscode.env.clipboard.writeText(config.snippet);
+  const document = await vscode.workspace.openTextDocument({ language: config.format, content: `# Add to ${config.file} (copied to the clipboard)\n${config.snippet}` });
+  await vscode.window.showTextDocument(document, { preview: true });
+}

@@ -23,6 +23,68 @@ const problemMatcher = {
 };
 
 /**
+ * Loaded apart: the one way Toolbelt defers code, explained in docs/ARCHITECTURE-bundles.md. Each
+ * entry is bundled into dist/<name>.js; elsewhere its module is a stand-in that requires that file
+ * (a source module: where its importer requires it; an npm package: on the first call of an export).
+ */
+const LOADED_APART = {
+  // The shell (dist/extension.js) loads these two: presence 1.5 s after activation in every window
+  // (src/vscode/nativeChat/presence.ts), the host on the first use of a stand-in (src/vscode/lazyHost.ts).
+  presence: 'src/vscode/nativeChat/presence.ts',
+  host: 'src/vscode/host.ts',
+  // The Agent, the providers and their SDKs: on the first chat turn (src/vscode/chat/runtimeLoader.ts).
+  chat: 'src/agent/runtime.ts',
+  // The MCP SDK (with zod and ajv): when the first MCP server starts (src/tools/mcp/loadSdkClient.ts).
+  mcpSdk: 'src/tools/mcp/sdkClient.ts',
+  // run_bash's command policy parser (src/tools/commandPolicy.ts): on the first command it judges.
+  'lib-unbash': { package: 'unbash' },
+};
+const SOURCES_APART = Object.fromEntries(Object.entries(LOADED_APART).filter(([, module]) => typeof module === 'string'));
+const PACKAGES_APART = Object.fromEntries(Object.entries(LOADED_APART).flatMap(([name, module]) => (typeof module === 'string' ? [] : [[module.package, name]])));
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A package's stand-in: a wrapper per function export, a getter for anything else (export names read from the package now). */
+async function packageStandIn(name) {
+  const real = await import(name);
+  const lines = [
+    'let real;',
+    `const load = () => (real ??= require(__dirname + ${JSON.stringify(`/${PACKAGES_APART[name]}.js`)}));`,
+  ];
+  for (const [key, value] of Object.entries(real)) {
+    if (key === 'default') continue;
+    const name = JSON.stringify(key);
+    if (typeof value === 'function') {
+      lines.push(`exports[${name}] = function (...args) { const f = load()[${name}]; return new.target ? Reflect.construct(f, args, new.target) : f.apply(this, args); };`);
+    } else {
+      lines.push(`Object.defineProperty(exports, ${name}, { enumerable: true, get: () => load()[${name}] });`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The plugin; `inline` names source modules this build bundles as usual (the core check follows them). */
+function loadedApart({ inline = [] } = {}) {
+  return {
+    name: 'loaded-apart',
+    setup(build) {
+      const bundleOf = new Map(Object.entries(SOURCES_APART).filter(([name]) => !inline.includes(name)).map(([name, file]) => [path.resolve(file), name]));
+      const packages = Object.keys(PACKAGES_APART);
+      build.onResolve({ filter: new RegExp(`^(${packages.map(escapeRegExp).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'apart-package' }));
+      build.onLoad({ filter: /.*/, namespace: 'apart-package' }, async (args) => ({ contents: await packageStandIn(args.path), loader: 'js' }));
+      const basenames = [...bundleOf.keys()].map((file) => escapeRegExp(path.basename(file, path.extname(file))));
+      build.onResolve({ filter: new RegExp(`(^|/)(${basenames.join('|')})(\\.[jt]s)?$`) }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData === 'loaded-apart') return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'loaded-apart' });
+        const bundle = bundleOf.get(resolved.path);
+        return bundle ? { path: bundle, namespace: 'apart' } : undefined;
+      });
+      // No node:path: the shell's stand-ins run in every window, and each require goes through the extension host's interceptors.
+      build.onLoad({ filter: /.*/, namespace: 'apart' }, (args) => ({ contents: `module.exports = require(__dirname + ${JSON.stringify(`/${args.path}.js`)});`, loader: 'js' }));
+    },
+  };
+}
+
+/**
  * dist/chat.js gets the extension's tool registry passed in; a module of src/tools inside it is a
  * second copy of the tool core that never runs (type-only imports are fine: they vanish).
  */
@@ -51,13 +113,13 @@ const chatWithoutToolCore = {
 };
 
 /**
- * dist/extension.js is the shell that loads at activation: stand-ins, then dist/host.js on first
- * use (src/vscode/lazyHost.ts). A module in the shell and in a bundle it loads would run twice,
- * as two copies: a second state, `instanceof` failing across them, and bytes loaded at activation
- * for nothing. Type-only imports are fine (they vanish).
+ * dist/extension.js is the shell that loads at activation: stand-ins, then the bundles apart. A
+ * module in the shell and in a bundle apart would run twice, as two copies: a second state,
+ * `instanceof` failing across them, and bytes loaded at activation for nothing. Type-only imports
+ * are fine (they vanish).
  */
 const SHELL_BUNDLE = path.join('dist', 'extension.js');
-const LOADED_BY_SHELL = [path.join('dist', 'host.js'), CHAT_BUNDLE];
+const LOADED_BY_SHELL = Object.keys(SOURCES_APART).map((name) => path.join('dist', `${name}.js`));
 
 function modulesSharedWithShell(metafile) {
   const inputsOf = (bundle) => {
@@ -78,7 +140,7 @@ const shellApartFromHost = {
       console.error(
         `✘ [ERROR] ${SHELL_BUNDLE} must share no module with the bundles it loads, but it bundles:\n` +
           shared.map((file) => `    ${file}`).join('\n') +
-          '\n  Import these in the shell as types only (`import type`) and reach them through the host (src/vscode/lazyHost.ts).',
+          '\n  Import these in the shell as types only (`import type`) and reach them through a bundle apart (src/vscode/lazyHost.ts).',
       );
     });
   },
@@ -114,77 +176,6 @@ const shellPlainRequires = {
 };
 
 /**
- * npm packages the extension needs only after activation (unbash: run_bash's command policy).
- * Each is bundled apart into dist/lib-<name>.js; the node bundles that import it get a stand-in
- * whose exports load the real one on first use, so activation does not read it.
- */
-const DEFERRED_PACKAGES = ['unbash'];
-const deferredFile = (name) => `lib-${name}.js`;
-
-/** The stand-in's source: a wrapper per function export, a getter for anything else. */
-async function deferredStandIn(name) {
-  const real = await import(name);
-  const lines = [
-    "const path = require('node:path');",
-    'let real;',
-    // A computed path keeps esbuild from bundling the real package here again.
-    `const load = () => (real ??= require(path.join(__dirname, ${JSON.stringify(deferredFile(name))})));`,
-  ];
-  for (const [key, value] of Object.entries(real)) {
-    if (key === 'default') continue;
-    const name = JSON.stringify(key);
-    if (typeof value === 'function') {
-      lines.push(`exports[${name}] = function (...args) { const f = load()[${name}]; return new.target ? Reflect.construct(f, args, new.target) : f.apply(this, args); };`);
-    } else {
-      lines.push(`Object.defineProperty(exports, ${name}, { enumerable: true, get: () => load()[${name}] });`);
-    }
-  }
-  return lines.join('\n');
-}
-
-const deferPackages = {
-  name: 'defer-packages',
-  setup(build) {
-    const filter = new RegExp(`^(${DEFERRED_PACKAGES.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
-    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'deferred' }));
-    build.onLoad({ filter: /.*/, namespace: 'deferred' }, async (args) => ({ contents: await deferredStandIn(args.path), loader: 'js', resolveDir: __dirname }));
-  },
-};
-
-/**
- * Modules the extension loads with `import()` when it first needs them, bundled apart into
- * dist/<name>.js: the bundle that imports them gets a stand-in that requires that file at the
- * `import()`, so its own size (and what loads before) leaves them out. The module's exports are
- * the real ones (its classes work with `instanceof`). Importers use `import()` or `import type` only.
- */
-const SPLIT_MODULES = Object.fromEntries(
-  Object.entries({
-    // The MCP SDK (with zod and ajv), loaded when the first MCP server starts (src/tools/mcp/loadSdkClient.ts).
-    mcpSdk: 'src/tools/mcp/sdkClient.ts',
-  }).filter(([, file]) => fs.existsSync(file)),
-);
-
-const splitModules = {
-  name: 'split-modules',
-  setup(build) {
-    const bundleOf = new Map(Object.entries(SPLIT_MODULES).map(([name, file]) => [path.resolve(file), `${name}.js`]));
-    if (bundleOf.size === 0) return;
-    const names = [...bundleOf.keys()].map((file) => path.basename(file, path.extname(file)).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
-    build.onResolve({ filter: new RegExp(`(^|/)(${names.join('|')})(\\.[jt]s)?$`) }, async (args) => {
-      if (args.kind === 'entry-point' || args.pluginData === 'split-modules') return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'split-modules' });
-      const bundle = bundleOf.get(resolved.path);
-      return bundle ? { path: bundle, namespace: 'split' } : undefined;
-    });
-    // A computed path keeps esbuild from bundling the module here again.
-    build.onLoad({ filter: /.*/, namespace: 'split' }, (args) => ({
-      contents: `const path = require('node:path');\nmodule.exports = require(path.join(__dirname, ${JSON.stringify(args.path)}));`,
-      loader: 'js',
-    }));
-  },
-};
-
-/**
  * Packages whose `main` is a UMD build that loads its own files with a require esbuild cannot
  * follow (the bundle would ask for './impl/format' at run time): bundle their ES module build.
  */
@@ -206,19 +197,19 @@ const targets = [
     // extension.js (the shell) loads at activation; host.js (services, tree, chat view, commands)
     // on first use; chat.js (Agent, providers, SDKs) on the first chat turn.
     // searchWorker.js: the plain-Node search's worker thread (src/tools/searchInWorker.ts).
-    entryPoints: { extension: 'src/extension.ts', host: 'src/vscode/host.ts', chat: 'src/agent/runtime.ts', searchWorker: 'src/tools/searchWorker.ts', ...SPLIT_MODULES },
+    entryPoints: { extension: 'src/extension.ts', searchWorker: 'src/tools/searchWorker.ts', ...SOURCES_APART },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
     alias: ESM_BUILDS,
-    plugins: [...common.plugins, deferPackages, splitModules, chatWithoutToolCore, shellApartFromHost, shellPlainRequires],
+    plugins: [...common.plugins, loadedApart(), chatWithoutToolCore, shellApartFromHost, shellPlainRequires],
   },
-  ...DEFERRED_PACKAGES.map((name) => ({
+  ...Object.entries(PACKAGES_APART).map(([name, bundle]) => ({
     ...common,
-    stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: __dirname, sourcefile: `${name} (deferred)` },
-    outfile: path.join('dist', deferredFile(name)),
+    stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: __dirname, sourcefile: `${name} (loaded apart)` },
+    outfile: path.join('dist', `${bundle}.js`),
     format: 'cjs',
     platform: 'node',
     target: 'node20',
@@ -259,7 +250,8 @@ targets.push({
   target: 'node20',
   banner: { js: '#!/usr/bin/env node' },
   alias: ESM_BUILDS,
-  plugins: [...common.plugins, deferPackages, splitModules, cliThroughCore],
+  // The chat's runtime is part of the core: followed, not replaced by its stand-in.
+  plugins: [...common.plugins, loadedApart({ inline: ['chat'] }), cliThroughCore],
 });
 
 const webviewEntry = 'src/webview/main.ts';
@@ -323,4 +315,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { deferPackages, deferredFile, toolCoreInChatBundle, modulesSharedWithShell, wrappedImportsInShell, cliWithoutCore };
+module.exports = { LOADED_APART, loadedApart, toolCoreInChatBundle, modulesSharedWithShell, wrappedImportsInShell, cliWithoutCore };

@@ -15,6 +15,7 @@ const EXPECTED = [
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
   'extension/dist/host.js',
+  'extension/dist/presence.js',
   'extension/dist/mcpSdk.js',
   'extension/dist/chat.js',
   'extension/dist/cli.js',

@@ -2,23 +2,25 @@ import { vscode } from './vscode/shellVscode';
 import type { ToolbeltApi } from './vscode/api';
 import { lazyApi } from './vscode/lazyApi';
 import { LazyHost } from './vscode/lazyHost';
+import type { ShellParts } from './vscode/shellParts';
 import { registerStandIns } from './vscode/standIns';
 
 let host: LazyHost | undefined;
 
 /**
  * The shell: registers what VS Code needs to see now (the views, every contributed command, the
- * participant, the tools the workspace names, the API) as stand-ins, and loads the rest
- * (dist/host.js, src/vscode/host.ts) on first use. Once Toolbelt serves VS Code's own chat it
- * activates in every window; this keeps that cheap.
+ * participant, the tools the workspace names, the API) as stand-ins, starts presence (the context
+ * keys and the model VS Code's chat needs) soon after, and loads the rest (dist/host.js,
+ * src/vscode/host.ts) on first use. Toolbelt serves VS Code's own chat, so it activates in every
+ * window; this keeps that cheap (docs/ARCHITECTURE-bundles.md).
  */
 function activate(context: vscode.ExtensionContext): ToolbeltApi {
   const started = performance.now();
   const shell = (host = new LazyHost());
   const parts = (shell.parts = registerStandIns(context, (reason) => shell.load(reason)));
-  // VS Code's chat offers the workspace's tools by context keys the host sets, and lists Toolbelt's
-  // model once asked: the host loads soon after startup, off the activation path.
-  const background = setTimeout(() => loadQuietly(shell, "VS Code's chat (tools offered, model listed)"), BACKGROUND_LOAD_DELAY_MS);
+  // VS Code's chat offers the workspace's tools by context keys, and lists Toolbelt's model once
+  // asked: presence does both soon after startup, off the activation path.
+  const background = setTimeout(() => startQuietly(shell, parts), PRESENCE_DELAY_MS);
   context.subscriptions.push(new vscode.Disposable(() => (clearTimeout(background), vscode.Disposable.from(...parts.commandStandIns.splice(0)).dispose())));
   parts.activationMs = performance.now() - started;
   return lazyApi((member) => shell.load(member).api, parts.activationMs);
@@ -31,14 +33,13 @@ async function deactivate(): Promise<void> {
 }
 
 /** After activation, long enough that the window's own startup work goes first. */
-const BACKGROUND_LOAD_DELAY_MS = 1500;
+const PRESENCE_DELAY_MS = 1500;
 
-function loadQuietly(shell: LazyHost, reason: string): void {
-  if (shell.loaded) return;
+function startQuietly(shell: LazyHost, parts: ShellParts): void {
   try {
-    shell.load(reason);
-  } catch {
-    // LazyHost.load has said why, once.
+    shell.startPresence(parts);
+  } catch (error) {
+    console.error("Toolbelt: could not take its place in VS Code's chat:", error);
   }
 }
 

@@ -63,10 +63,11 @@ function summary(runs) {
     emptyLoadMs: mid('emptyLoadMs'),
     emptyActivateMs: mid('emptyActivateMs'),
     busyOverEmptyMs: mid('busyOverEmptyMs'),
-    hostLoadMs: mid('hostLoadMs'),
-    hostStartMs: mid('hostStartMs'),
-    hostCpuMs: mid('hostCpuMs'),
-    hostRangeMs: range('hostTotalMs'),
+    backgroundFile: last.backgroundFile,
+    backgroundLoadMs: mid('backgroundLoadMs'),
+    backgroundStartMs: mid('backgroundStartMs'),
+    backgroundCpuMs: mid('backgroundCpuMs'),
+    backgroundRangeMs: range('backgroundTotalMs'),
     busyOverEmptyRangeMs: range('busyOverEmptyMs'),
     loadedFiles: last.loadedFiles,
     loadedBytes: last.loadedBytes,
@@ -201,14 +202,15 @@ function shellCodeCost() {
  * would activate it by itself before the bench could time it), and copies of dist/ and media/.
  * activate() runs the same code whatever event triggered it.
  */
-function installForTiming(extensionsDir) {
+function installForTiming(extensionsDir, { asShipped = false, dist: distDir } = {}) {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const dir = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   fs.mkdirSync(dir);
-  pkg.activationEvents = pkg.activationEvents.filter((event) => event !== 'onStartupFinished');
+  // asShipped: activation events as in the .vsix (the startup bench lets the host activate it as in any window).
+  if (!asShipped) pkg.activationEvents = pkg.activationEvents.filter((event) => event !== 'onStartupFinished');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   // TOOLBELT_BENCH_DIST: another build's dist/ (a before/after comparison in the same conditions).
-  const dist = process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist');
+  const dist = distDir ?? (process.env.TOOLBELT_BENCH_DIST ? path.resolve(process.env.TOOLBELT_BENCH_DIST) : path.join(ROOT, 'dist'));
   // Copies, not links: the host resolves a linked main file to its real path, a cost no installed extension pays.
   fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
   fs.cpSync(path.join(ROOT, 'media'), path.join(dir, 'media'), { recursive: true });
@@ -219,17 +221,20 @@ function installForTiming(extensionsDir) {
  * A do-nothing extension installed for the host to activate next to Toolbelt. It loads the `vscode`
  * API, as every real extension does (the host builds that object per extension on first require).
  */
-function writeEmptyExtension(extensionsDir, name) {
+function writeEmptyExtension(extensionsDir, name, activationEvents = []) {
   const dir = path.join(extensionsDir, `toolbelt-bench.${name}-0.0.1`);
   fs.mkdirSync(dir);
-  const manifest = { name, publisher: 'toolbelt-bench', version: '0.0.1', engines: { vscode: '^1.99.0' }, main: './extension.js', activationEvents: [] };
+  const manifest = { name, publisher: 'toolbelt-bench', version: '0.0.1', engines: { vscode: '^1.99.0' }, main: './extension.js', activationEvents };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest));
   fs.writeFileSync(path.join(dir, 'extension.js'), "'use strict';\nrequire('vscode');\nexports.activate = () => ({});\n");
   return dir;
 }
 
-/** One code-server host with Toolbelt and the empty ones installed; resolves with the BENCH report. */
-async function activationInHost(host, extensionsDir, runner) {
+/**
+ * One code-server host with the extensions of `extensionsDir` installed, running the in-host
+ * bench entry `tests` (test/bench/index.ts unless told) from `runner`; resolves with its BENCH report.
+ */
+async function activationInHost(host, extensionsDir, runner, tests = path.join(OUT, 'test', 'bench', 'index.js')) {
   const workspace = copyWorkspace(path.join(ROOT, 'test', 'fixtures', 'workspace'));
   const server = await startCodeServer(host, { smokeTestDriver: true, userSettings: QUIET_USER_SETTINGS, extensionsDir });
   const browser = await chromium.launch(chromiumLaunchOptions(host));
@@ -237,7 +242,7 @@ async function activationInHost(host, extensionsDir, runner) {
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = [
       ['extensionDevelopmentPath', remote(runner)],
-      ['extensionTestsPath', remote(path.join(OUT, 'test', 'bench', 'index.js'))],
+      ['extensionTestsPath', remote(tests)],
     ];
     const page = await browser.newPage();
     let report;
@@ -272,4 +277,4 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-module.exports = { hostActivation, hostActivationFloors, shellCodeCost, median };
+module.exports = { hostActivation, hostActivationFloors, shellCodeCost, median, installForTiming, writeEmptyExtension, activationInHost, OUT };

@@ -1,6 +1,6 @@
 /**
  * The chat's heavy half, bundled apart (dist/chat.js) so the SDKs load on the first chat turn,
- * not at activation. The extension reaches it through a lazy require.
+ * not at activation (docs/ARCHITECTURE-bundles.md).
  */
 import { GeminiProvider } from '../providers/gemini';
 import { OllamaNativeProvider } from '../providers/ollamaNative';

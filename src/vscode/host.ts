@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { sandboxRequestFor } from '../tools/sandboxLaunch';
 import { createApi } from './api';
-import { ApiKeys, registerApiKeyCommand } from './apiKeys';
+import { registerApiKeyCommand } from './apiKeys';
 import { CHAT_VIEW } from './chat/chatView';
 import { registerChat } from './chat/registerChat';
-import { readSettings, SettingsWatcher } from './settings';
+import { readSettings } from './settings';
 import { shutdownFlushes, stateStore } from './storage';
+import { TOOL_STATE_FILE } from './toolState';
 import { registerToolCommands } from './toolCommands';
 import { WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
@@ -30,13 +31,14 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const { context } = parts;
   const shell = handOver(parts, reason, loadStarted);
   const log = vscode.window.createOutputChannel('Toolbelt', { log: true });
-  const watcher = new SettingsWatcher();
-  const keys = new ApiKeys(context.secrets);
+  // Presence started before the host and keeps serving VS Code's chat; its watcher and keys serve the host too.
+  const { watcher, keys } = shell.presence;
+  shell.presence.attachLog(log);
   // Workspace facts only: each caller (the panel, @toolbelt, VS Code's chat) brings its own approvals and undo.
-  const toolState = stateStore(context, 'tool-state.json', log);
+  const toolState = stateStore(context, TOOL_STATE_FILE, log);
   const toolContext = new WorkspaceToolContext({ state: toolState, log, watcher });
   const tools = new WorkspaceTools(toolState, toolContext, log, watcher);
-  context.subscriptions.push(log, watcher, toolContext, tools, watcher.onDidChange((change) => change.excludes && toolContext.refreshExcludes()));
+  context.subscriptions.push(log, toolContext, tools, watcher.onDidChange((change) => change.excludes && toolContext.refreshExcludes()));
 
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
@@ -52,7 +54,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   // Before the chat: shutdown flushes run newest first, so the log flushes after the chat's stopped turn.
   const toolLog = registerToolLog(context, tools, log);
   const chat = registerChat(context, tools, keys, watcher, log, (view) => shell.webviewView(CHAT_VIEW, view), toolContext);
-  registerNativeChat(context, { tools, toolContext, keys, watcher, log, targets: shell.chat });
+  registerNativeChat(context, { tools, toolContext, log, targets: shell.chat, presence: shell.presence });
 
   const hostMs = performance.now() - shell.loadStarted;
   log.info(`Activated in ${shell.activationMs.toFixed(1)} ms; the tools, tree and chat loaded in ${hostMs.toFixed(1)} ms when ${shell.reason} first needed them.`);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type * as vscode from 'vscode';
 import { writeFileAtomic } from '../tools/fileSystem';
 
 /** The part of vscode.Memento Toolbelt uses, so either can back its state. */
@@ -43,14 +44,22 @@ export class JsonStateFile implements StateStore {
   }
 
   private load(): Record<string, unknown> {
-    if (!this.data) {
-      try {
-        const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-        this.data = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-      } catch {
-        this.data = {};
-      }
-    }
+    this.data ??= readStateFile(this.file);
     return this.data;
   }
+}
+
+/** A state file's contents; empty when it is missing or not a JSON object. */
+export function readStateFile(file: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The folder state files live in: the workspace storage folder when it is on this disk (else the workspace Memento holds the state). */
+export function stateFolder(context: Pick<vscode.ExtensionContext, 'storageUri'>): string | undefined {
+  return context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
 }

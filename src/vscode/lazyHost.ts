@@ -1,12 +1,14 @@
 import { vscode } from './shellVscode';
 import type * as HostModule from './host';
+import type * as PresenceModule from './nativeChat/presence';
 import type { Host, ShellParts } from './shellParts';
 
 /**
- * The shell's side of the split: loads dist/host.js (services, tree, chat, commands) the first
- * time a stand-in (src/vscode/standIns.ts) is used, synchronously and once, and hands it what the
- * shell registered. Nothing of the host's code is imported here at run time (types only):
- * esbuild.js fails the build when a module lands in both bundles.
+ * The shell's side of the split (docs/ARCHITECTURE-bundles.md): starts presence (dist/presence.js:
+ * the context keys and the model VS Code's chat needs in every window) when the shell asks or the
+ * host needs it, and loads the host (dist/host.js: services, tree, chat, commands) the first time a
+ * stand-in (src/vscode/standIns.ts) is used, each synchronously and once, handing over what the
+ * shell registered. Their `require`s are stand-ins esbuild.js puts in for the bundles.
  */
 export class LazyHost {
   private host: Host | undefined;
@@ -20,7 +22,15 @@ export class LazyHost {
     return this.host;
   }
 
-  /** Loads the host if needed; `reason` names what needed it, for the log. */
+  /** Starts presence unless it has started; throws if it cannot. */
+  startPresence(parts: ShellParts): void {
+    if (parts.presence) return;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded apart, on first use (esbuild.js LOADED_APART)
+    const { startPresence } = require('./nativeChat/presence') as typeof PresenceModule;
+    parts.presence = startPresence(parts.context, (reason) => this.load(reason));
+  }
+
+  /** Loads the host if needed (presence first); `reason` names what needed it, for the log. */
   load(reason: string): Host {
     if (this.host) return this.host;
     if (this.failure) throw this.failure;
@@ -30,10 +40,9 @@ export class LazyHost {
     // The host registers the same command ids; these step aside in the same tick, so no call falls between.
     vscode.Disposable.from(...this.parts.commandStandIns.splice(0)).dispose();
     try {
-      // A computed path keeps esbuild from inlining the host into the shell; no node:path, which
-      // would be one more require through the extension host's interceptors at activation.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { startHost } = require(`${__dirname}/host.js`) as typeof HostModule;
+      this.startPresence(this.parts);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded apart, on first use (esbuild.js LOADED_APART)
+      const { startHost } = require('./host') as typeof HostModule;
       this.host = startHost(this.parts, reason, loadStarted);
       return this.host;
     } catch (error) {

@@ -1,19 +1,17 @@
 import * as vscode from 'vscode';
-import type { ChatProviderShape } from './nativeChat/chatProviderApi';
+import type { Presence } from './nativeChat/presence';
 import type { ShellParts } from './shellParts';
 
 /**
  * What VS Code's chat must find registered the moment it activates Toolbelt (a tool call, an
- * `@toolbelt` request, the model picker): the shell stands in, and the host hands over the real
- * implementation here.
+ * `@toolbelt` request): the shell stands in, and the host hands over the real implementation here.
+ * The model picker's provider is presence's (src/vscode/nativeChat/presence.ts).
  */
 export interface ChatTargets {
   /** The implementation of `toolbelt_<tool>`. */
   lmTool(name: string, tool: vscode.LanguageModelTool<Record<string, unknown>>): vscode.Disposable;
   /** The handler of a contributed participant; returns the participant (icon, follow-ups are set on it). */
   participant(id: string, handler: vscode.ChatRequestHandler): vscode.ChatParticipant;
-  /** Registers the provider of a contributed language-model vendor; undefined where VS Code lacks the API (before 1.104). */
-  chatProvider(vendor: string, provider: ChatProviderShape): vscode.Disposable | undefined;
 }
 
 /** The shell's registrations as the host uses them, and why the host is loading now. */
@@ -30,6 +28,8 @@ export interface HostShell {
   readonly chat: ChatTargets;
   /** Hands the webview view `id`, registered by the shell, to `provider`. */
   webviewView(id: string, provider: vscode.WebviewViewProvider): vscode.Disposable;
+  /** What the shell started before the host: the context keys, the model, the settings watcher and the API keys. */
+  readonly presence: Presence;
 }
 
 /** The ids the shell registers stand-ins under (src/vscode/standIns.ts). */
@@ -38,8 +38,10 @@ const WEBVIEW_VIEW = 'toolbelt.chat';
 
 /** Takes over what the shell registered (`parts`): the host's implementations go behind its stand-ins. */
 export function handOver(parts: ShellParts, reason: string, loadStarted: number): HostShell {
-  const { targets } = parts;
+  const { targets, presence } = parts;
+  if (!presence) throw new Error('The shell loaded the host before presence (src/vscode/lazyHost.ts).');
   return {
+    presence,
     activationMs: parts.activationMs,
     reason,
     loadStarted,
@@ -77,14 +79,5 @@ class ChatHandover implements ChatTargets {
     if (!participant) throw new Error(`package.json contributes no chat participant "${id}".`);
     this.parts.targets.participants.set(id, handler);
     return participant;
-  }
-
-  /**
-   * Registered by the host, not by a stand-in: registering a vendor is the costliest of these
-   * (3–5 ms measured), and the host loads 1.5 s after startup anyway and then lists the models.
-   */
-  chatProvider(vendor: string, provider: ChatProviderShape): vscode.Disposable | undefined {
-    const lm = vscode.lm as unknown as { registerLanguageModelChatProvider?(vendor: string, provider: ChatProviderShape): vscode.Disposable };
-    return typeof lm.registerLanguageModelChatProvider === 'function' ? lm.registerLanguageModelChatProvider(vendor, provider) : undefined;
   }
 }

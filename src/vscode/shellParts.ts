@@ -1,10 +1,11 @@
 import type * as vscode from 'vscode';
 import type { ToolbeltApi } from './api';
+import type { Presence } from './nativeChat/presence';
 
 /**
- * What the shell (dist/extension.js, src/vscode/standIns.ts) registered at activation, handed to
- * the host (dist/host.js) when it loads; src/vscode/shellHandover.ts, in the host, takes each over.
- * Types only: the two bundles share no code.
+ * What the shell (dist/extension.js, src/vscode/standIns.ts) registered at activation and started
+ * since, handed to the host (dist/host.js) when it loads; src/vscode/shellHandover.ts, in the
+ * host, takes each over. Types only: the bundles share no code.
  */
 export interface ShellParts {
   readonly context: vscode.ExtensionContext;
@@ -22,6 +23,8 @@ export interface ShellParts {
   readonly toolStandIns: ReadonlySet<string>;
   /** The participants the shell created, by id. */
   readonly participants: ReadonlyMap<string, vscode.ChatParticipant>;
+  /** Toolbelt in VS Code's chat before the host (dist/presence.js), once started: always before the host loads. */
+  presence?: Presence;
 }
 
 export interface StandInTargets {

@@ -16,8 +16,9 @@ interface Contributions {
  * call: one function, callbacks that compile only when called, the logic of handing over in the host.
  *
  * A tool gets a stand-in only if the workspace's registry names it at activation: VS Code offers
- * none of Toolbelt's tools before the host has set their context keys, and the host registers the
- * others itself when it loads. A window whose workspace does not use Toolbelt so registers none.
+ * a tool only once its context key is set, and presence (src/vscode/nativeChat/presence.ts) sets
+ * keys only for tools the registry named then; a later registry change loads the host, which
+ * registers the others itself. A window whose workspace does not use Toolbelt so registers none.
  */
 export function registerStandIns(context: vscode.ExtensionContext, load: LoadHost): ShellParts {
   const contributes = (context.extension.packageJSON as { contributes?: Contributions } | undefined)?.contributes ?? {};

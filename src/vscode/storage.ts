@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { JsonStateFile, type StateStore } from './jsonStateFile';
+import { JsonStateFile, stateFolder, type StateStore } from './jsonStateFile';
 
 /** Something with writes in flight that must land before the extension host goes away. */
 export interface Flushable {
@@ -54,7 +54,7 @@ export const shutdownFlushes = new FlushRegistry();
 
 /** A state file in the workspace storage folder; without a workspace, the workspace Memento. */
 export function stateStore(context: vscode.ExtensionContext, name: string, log?: vscode.LogOutputChannel): StateStore {
-  const folder = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
+  const folder = stateFolder(context);
   log?.info(folder ? `${name} lives in ${folder}.` : `${name}: no workspace storage folder (${context.storageUri?.toString() ?? 'none'}); using workspace state.`);
   if (!folder) return context.workspaceState; // VS Code itself persists Memento writes on shutdown
   const file = new JsonStateFile(path.join(folder, name));

@@ -10,8 +10,7 @@ import type { ToolContext } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
 import { RegistrySettings } from './registrySettings';
 import { readRegistryEntries, type SettingsWatcher } from './settings';
-
-const TOGGLES_KEY = 'toolbelt.toolToggles';
+import { TOGGLES_KEY } from './toolState';
 const RUN_WITHOUT_ASKING_KEY = 'toolbelt.runWithoutAsking';
 
 /**

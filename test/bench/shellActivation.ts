@@ -78,7 +78,7 @@ function main(): void {
   const done = performance.now();
   const used = process.cpuUsage(cpu);
   process.stdout.write(JSON.stringify({ side, loadMs: loaded - started, activateMs: done - loaded, totalMs: done - started, cpuMs: (used.user + used.system) / 1000, registrations: context.subscriptions.length }));
-  // The shell's background load (1.5 s later) would load the host against the stand-in: stop here.
+  // The shell's background start (1.5 s later) would load presence against the stand-in: stop here.
   process.exit(0);
 }
 

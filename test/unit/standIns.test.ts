@@ -28,6 +28,8 @@ function shellWith(registry: unknown) {
   const parts: ShellParts = registerStandIns(context as never, (reason) => {
     if (host) return host;
     loads.push(reason);
+    // Presence always starts before the host (src/vscode/lazyHost.ts); the handover only passes it on.
+    parts.presence ??= { started: 'before the host' } as never;
     onLoad(parts);
     return (host = { api: {} as never, flush: async () => [] });
   });
@@ -134,8 +136,17 @@ describe("registerStandIns: the shell's registrations at activation", () => {
     assert.throws(() => vscode.trees.get('toolbelt.tools')!.treeDataProvider.getChildren(), /Toolbelt's host gave the toolbelt.tools view no implementation/);
   });
 
+  it('the handover passes on presence, and refuses a host loaded before it', () => {
+    const { parts, handOver } = shellWith(undefined);
+    assert.throws(() => handOver(parts, 'test', 0), /loaded the host before presence/);
+    const presence = { started: 'before the host' } as never;
+    parts.presence = presence;
+    assert.equal(handOver(parts, 'test', 0).presence, presence);
+  });
+
   it('the handover knows only the views the shell made', () => {
     const { parts, handOver } = shellWith(undefined);
+    parts.presence = {} as never;
     const shell = handOver(parts, 'test', 0);
     assert.throws(() => shell.treeView('toolbelt.other', { getChildren: () => [], getTreeItem: () => ({}) }), /created no tree view "toolbelt.other"/);
     assert.throws(() => shell.webviewView('toolbelt.other', { resolveWebviewView: () => undefined }), /registered no webview view "toolbelt.other"/);

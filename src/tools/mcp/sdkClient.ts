@@ -1,7 +1,7 @@
 /**
  * The only module that loads `@modelcontextprotocol/sdk` at run time. Nothing imports it directly
- * except through `loadSdkClient()` (loadSdkClient.ts), so the SDK stays out of the activation
- * bundle and is loaded when the first MCP server starts.
+ * except through `loadSdkClient()` (loadSdkClient.ts): bundled apart, the SDK loads when the first
+ * MCP server starts (docs/ARCHITECTURE-bundles.md).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';

@@ -1,15 +1,10 @@
-import * as path from 'node:path';
 import type * as Runtime from '../../agent/runtime';
 
-let runtime: typeof Runtime | undefined;
-
 /**
- * The Agent and the provider SDKs live in a bundle of their own (dist/chat.js), loaded on the
- * first chat turn so activation stays small and fast.
+ * The Agent and the provider SDKs, bundled apart (dist/chat.js, docs/ARCHITECTURE-bundles.md):
+ * loaded on the first chat turn, not with the host.
  */
 export function loadChatRuntime(): typeof Runtime {
-  // A computed path keeps esbuild from inlining the bundle into extension.js.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  runtime ??= require(path.join(__dirname, 'chat.js')) as typeof Runtime;
-  return runtime;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded apart, on first use (esbuild.js LOADED_APART)
+  return require('../../agent/runtime') as typeof Runtime;
 }

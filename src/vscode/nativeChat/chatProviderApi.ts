@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
  * The language-model chat provider API (stable since VS Code 1.104), declared here because the
  * project builds against @types/vscode 1.99. Only what Toolbelt uses; names end in `Shape` so a
  * later @types/vscode bump cannot clash with them. On an older VS Code the API is absent and
- * `ChatTargets.chatProvider` (src/vscode/shellHandover.ts) registers nothing.
+ * presence (src/vscode/nativeChat/presence.ts) registers nothing.
  */
 
 export interface ChatInformationShape {

@@ -13,19 +13,42 @@ export function availabilityIn(tools: ToolsView, tool: string): Availability {
 }
 
 /**
+ * What the keys follow: the workspace's tools once the host runs (`toolsOffer`), the settings
+ * before it does (presence.ts `settingsOffer`).
+ */
+export interface OfferSource {
+  availability(tool: string): Availability;
+  onDidChange(listener: () => void): vscode.Disposable;
+}
+
+export function toolsOffer(tools: ToolsView): OfferSource {
+  return { availability: (tool) => availabilityIn(tools, tool), onDidChange: (listener) => tools.onDidChange(listener) };
+}
+
+/**
  * Keeps one context key per builtin (`toolbelt.tool.<name>.offered`) equal to whether the
  * workspace offers it: the `when` clauses of `contributes.languageModelTools` read them, so the
  * agents' tool lists follow every settings edit, tree checkbox and trust change as it happens.
  */
 export class OfferedToolKeys implements vscode.Disposable {
   private readonly sent = new Map<string, boolean>();
-  private readonly subscriptions: vscode.Disposable[];
+  private readonly trustGranted: vscode.Disposable;
+  private sourceChanged: vscode.Disposable;
 
   constructor(
-    private readonly tools: ToolsView,
-    private readonly log: vscode.LogOutputChannel,
+    private source: OfferSource,
+    private readonly log: Pick<vscode.LogOutputChannel, 'warn'>,
   ) {
-    this.subscriptions = [tools.onDidChange(() => this.update()), vscode.workspace.onDidGrantWorkspaceTrust(() => this.update())];
+    this.sourceChanged = source.onDidChange(() => this.update());
+    this.trustGranted = vscode.workspace.onDidGrantWorkspaceTrust(() => this.update());
+    this.update();
+  }
+
+  /** Follows `source` from now on: the host hands over its tools here once it has loaded. */
+  follow(source: OfferSource): void {
+    this.sourceChanged.dispose();
+    this.source = source;
+    this.sourceChanged = source.onDidChange(() => this.update());
     this.update();
   }
 
@@ -36,7 +59,7 @@ export class OfferedToolKeys implements vscode.Disposable {
 
   /** The names offered now. */
   offered(): string[] {
-    return BUILTIN_NAMES.filter((name) => availabilityIn(this.tools, name) === 'offered');
+    return BUILTIN_NAMES.filter((name) => this.source.availability(name) === 'offered');
   }
 
   update(): void {
@@ -53,6 +76,7 @@ export class OfferedToolKeys implements vscode.Disposable {
   }
 
   dispose(): void {
-    vscode.Disposable.from(...this.subscriptions).dispose();
+    this.sourceChanged.dispose();
+    this.trustGranted.dispose();
   }
 }

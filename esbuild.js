@@ -23,7 +23,7 @@ const problemMatcher = {
 };
 
 /**
- * Loaded apart: the one way Toolbelt defers code, explained in docs/ARCHITECTURE-bundles.md. Each
+ * Loaded apart: the one way Toolbelt defers code, explained in docs/ARCHITECTURE.md, "Bundles". Each
  * entry is bundled into dist/<name>.js; elsewhere its module is a stand-in that requires that file
  * (a source module: where its importer requires it; an npm package: on the first call of an export).
  */

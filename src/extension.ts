@@ -12,7 +12,7 @@ let host: LazyHost | undefined;
  * participant, the tools the workspace names, the API) as stand-ins, starts presence (the context
  * keys and the model VS Code's chat needs) soon after, and loads the rest (dist/host.js,
  * src/vscode/host.ts) on first use. Toolbelt serves VS Code's own chat, so it activates in every
- * window; this keeps that cheap (docs/ARCHITECTURE-bundles.md).
+ * window; this keeps that cheap (docs/ARCHITECTURE.md, "Bundles").
  */
 function activate(context: vscode.ExtensionContext): ToolbeltApi {
   const started = performance.now();

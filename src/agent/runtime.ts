@@ -1,6 +1,6 @@
 /**
  * The chat's heavy half, bundled apart (dist/chat.js) so the SDKs load on the first chat turn,
- * not at activation (docs/ARCHITECTURE-bundles.md).
+ * not at activation (docs/ARCHITECTURE.md, "Bundles").
  */
 import { GeminiProvider } from '../providers/gemini';
 import { OllamaNativeProvider } from '../providers/ollamaNative';

@@ -4,7 +4,7 @@ import type * as PresenceModule from './nativeChat/presence';
 import type { Host, ShellParts } from './shellParts';
 
 /**
- * The shell's side of the split (docs/ARCHITECTURE-bundles.md): starts presence (dist/presence.js:
+ * The shell's side of the split (docs/ARCHITECTURE.md, "Bundles"): starts presence (dist/presence.js:
  * the context keys and the model VS Code's chat needs in every window) when the shell asks or the
  * host needs it, and loads the host (dist/host.js: services, tree, chat, commands) the first time a
  * stand-in (src/vscode/standIns.ts) is used, each synchronously and once, handing over what the

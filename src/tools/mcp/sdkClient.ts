@@ -1,7 +1,7 @@
 /**
  * The only module that loads `@modelcontextprotocol/sdk` at run time. Nothing imports it directly
  * except through `loadSdkClient()` (loadSdkClient.ts): bundled apart, the SDK loads when the first
- * MCP server starts (docs/ARCHITECTURE-bundles.md).
+ * MCP server starts (docs/ARCHITECTURE.md, "Bundles").
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';

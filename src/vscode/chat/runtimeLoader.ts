@@ -1,7 +1,7 @@
 import type * as Runtime from '../../agent/runtime';
 
 /**
- * The Agent and the provider SDKs, bundled apart (dist/chat.js, docs/ARCHITECTURE-bundles.md):
+ * The Agent and the provider SDKs, bundled apart (dist/chat.js, docs/ARCHITECTURE.md, "Bundles"):
  * loaded on the first chat turn, not with the host.
  */
 export function loadChatRuntime(): typeof Runtime {

@@ -14,7 +14,7 @@ export type LoadHost = (reason: string) => unknown;
 /**
  * Toolbelt in VS Code's chat before anything has used Toolbelt: what every window does without
  * being asked, kept small so it blocks the extension host for a few milliseconds only. The shell
- * loads it (dist/presence.js, docs/ARCHITECTURE-bundles.md) 1.5 s after activation, or before the
+ * loads it (dist/presence.js, docs/ARCHITECTURE.md, "Bundles") 1.5 s after activation, or before the
  * host if something needs the host sooner; the host (src/vscode/host.ts) then takes these over.
  */
 export interface Presence {

@@ -2,10 +2,10 @@ import { summarizeConversation } from '../agent/sessionSummary';
 import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, HostMessage, TranscriptItem } from '../protocol';
 import type { UndoOptions, UndoResult } from '../tools/checkpointRestore';
 import type { ToolResult } from '../tools/interface';
-import type { ToolCaller } from '../tools/caller';
 import type { ConfirmationRequest } from '../tools/types';
 import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';
 import { chipsOf, withAttachments } from './attachments';
+import { panelCaller } from './panelCaller';
 import type { AgentConstructor, ChatEnvironment } from './chatEnvironment';
 import { continuedFrom, fittedNotice, newConversation, nextItemNumber, titleFrom, type StoredConversation } from './conversation';
 import { errorItem } from './errorItem';
@@ -141,21 +141,6 @@ export class ChatController {
     });
   }
 
-  /** This chat as the caller of the running turn's tool calls: its cards ask, its turn records undo, its summary is saved. */
-  private turnCaller(): ToolCaller {
-    const summary = () => this.sessionContext;
-    return {
-      kind: 'panel',
-      chatId: this.conversation.id,
-      label: 'Toolbelt chat',
-      get sessionContext() {
-        return summary();
-      },
-      confirm: (request) => this.confirm(request),
-      beforeChange: (targets) => this.checkpoints.beforeChange(targets),
-    };
-  }
-
   /** What a write waiting for approval proposes, for the Review diff. */
   proposedChange(requestId: string): ConfirmationRequest['proposed'] {
     return this.approvals.waitingRequest(requestId)?.proposed;
@@ -215,7 +200,7 @@ export class ChatController {
     let result: ToolResult | undefined;
     await this.startTurn(async (signal) => {
       await this.checkpoints.begin(`${this.conversation.id}:${this.turn}`, this.conversation.id);
-      const turn = { registry: this.env.registry, caller: this.turnCaller(), cardId: this.toolItemId('person'), upsert: (item: TranscriptItem) => this.upsert(item), cardResultChars: CARD_RESULT_CHARS };
+      const turn = { registry: this.env.registry, caller: panelCaller(this, (targets) => this.checkpoints.beforeChange(targets)), cardId: this.toolItemId('person'), upsert: (item: TranscriptItem) => this.upsert(item), cardResultChars: CARD_RESULT_CHARS };
       result = await runPersonToolCall({ ...turn, setAsking: (id) => (this.currentToolItem = id) }, name, args, signal).finally(() => this.finishTurnRecord());
       return result.text;
     });
@@ -277,7 +262,7 @@ export class ChatController {
       const [setup, Agent] = await Promise.all([this.env.setup(), this.env.loadAgent()]);
       agent = new Agent(setup.provider, {
         toolRegistry: this.env.registry,
-        caller: this.turnCaller(),
+        caller: panelCaller(this, (targets) => this.checkpoints.beforeChange(targets)),
         systemPrompt: setup.systemPrompt,
         maxToolRounds: setup.maxToolRounds,
         history: this.conversation.messages,

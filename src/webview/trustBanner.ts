@@ -30,8 +30,24 @@ export class TrustBanner {
   update(message: TrustMessage): void {
     this.element.hidden = message.trusted;
     if (message.trusted) return;
-    const names = message.ignoredSettings.map((key) => key.replace(/^toolbelt\./, ''));
+    const names = shortNames(message.ignoredSettings);
     this.text.textContent = `Restricted mode: this workspace's ${names.length ? names.join(', ') : 'Toolbelt'} settings are ignored, and write tools are off.`;
     this.element.title = message.ignoredSettings.length ? `Ignored until you trust this folder: ${message.ignoredSettings.join(', ')}` : '';
   }
+}
+
+/** `toolbelt.sandbox.mode, toolbelt.sandbox.network, …` reads as `sandbox.*`: three or more of one group fold into one name. */
+function shortNames(keys: readonly string[]): string[] {
+  const names = keys.map((key) => key.replace(/^toolbelt\./, ''));
+  const groupOf = (name: string) => (name.includes('.') ? name.slice(0, name.indexOf('.')) : undefined);
+  const counts = new Map<string, number>();
+  for (const name of names) {
+    const group = groupOf(name);
+    if (group) counts.set(group, (counts.get(group) ?? 0) + 1);
+  }
+  const shown = names.map((name) => {
+    const group = groupOf(name);
+    return group && (counts.get(group) ?? 0) >= 3 ? `${group}.*` : name;
+  });
+  return [...new Set(shown)];
 }

@@ -180,7 +180,7 @@ describe('Restricted mode in the chat panel (browser, dark theme)', function () 
     const banner = chat.locator('.trust-banner');
     await banner.waitFor();
     const text = (await banner.locator('.trust-text').textContent()) ?? '';
-    assert.match(text, /^Restricted mode: this workspace's baseUrl, provider, model, systemPrompt, sessionContextFile, tools\.sensitiveFiles, runBash\.allowedCommands, runBash\.deniedCommands, mcp\.servers settings are ignored/);
+    assert.match(text, /^Restricted mode: this workspace's baseUrl, provider, model, systemPrompt, sessionContextFile, tools\.sensitiveFiles, runBash\.allowedCommands, runBash\.deniedCommands, sandbox\.\*, mcp\.servers settings are ignored/);
     await chat.locator('textarea.message-input').fill('Which model is this?');
     await chat.locator('textarea.message-input').press('Enter');
     const card = chat.locator('.error-item');

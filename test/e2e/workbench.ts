@@ -154,18 +154,34 @@ export class Workbench {
    * only the rows on screen: drags the sash above it up to about a third of the side bar.
    */
   private async giveToolsRoom(): Promise<void> {
-    const sidebar = await this.page.locator('.part.sidebar').boundingBox();
-    const header = await this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first().boundingBox();
-    if (!sidebar || !header) return;
-    const target = sidebar.y + sidebar.height * 0.35;
-    if (header.y <= target + 20) return;
-    const x = header.x + header.width / 2;
-    await this.page.mouse.move(x, header.y - 1);
-    await this.page.mouse.down();
-    await this.page.mouse.move(x, target, { steps: 8 });
-    await this.page.mouse.up();
-    // Off the rows: a row's hover would cover what the test clicks next.
-    await this.page.mouse.move(sidebar.x + sidebar.width + 300, sidebar.y + 200);
+    const toolsHeader = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const sidebar = await this.page.locator('.part.sidebar').boundingBox();
+      const header = await toolsHeader.boundingBox();
+      if (!sidebar || !header) return;
+      const target = sidebar.y + sidebar.height * 0.35;
+      if (header.y <= target + 20) return;
+      // The sash itself, not a pixel above the header: that pixel can fall on the chat's webview,
+      // which swallows the mouse while the layout settles.
+      const sash = await this.sashAbove(header.y);
+      const x = sash ? sash.x + sash.width / 2 : header.x + header.width / 2;
+      const y = sash ? sash.y + sash.height / 2 : header.y - 1;
+      await this.page.mouse.move(x, y);
+      await this.page.mouse.down();
+      await this.page.mouse.move(x, target, { steps: 8 });
+      await this.page.mouse.up();
+      // Off the rows: a row's hover would cover what the test clicks next.
+      await this.page.mouse.move(sidebar.x + sidebar.width + 300, sidebar.y + 200);
+      await this.page.waitForTimeout(200 * attempt);
+    }
+  }
+
+  private async sashAbove(headerY: number): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
+    for (const sash of await this.page.locator('.part.sidebar .monaco-sash.horizontal').all()) {
+      const box = await sash.boundingBox();
+      if (box && box.width > 0 && Math.abs(box.y + box.height / 2 - headerY) <= 6) return box;
+    }
+    return undefined;
   }
 
   get toolsTree(): Locator {

@@ -131,14 +131,14 @@ export function approvalScope(request: ConfirmationRequest): ApprovalScope {
 }
 
 /** Why a call asks, in one line a person can judge. */
-export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 'paths'>): string {
+export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 'paths' | 'containment'>): string {
   switch (request.reason) {
     case 'protected':
       return whyProtected((request.paths ?? []).find(isProtectedPath) ?? '');
     case 'sensitive':
       return 'The file matches toolbelt.tools.sensitiveFiles: it may hold secrets, and what a tool reads goes to the model.';
     case 'command':
-      return 'No rule in toolbelt.runBash.allowedCommands covers all of this command.';
+      return `No rule in toolbelt.runBash.allowedCommands covers all of this command.${sandboxNote(request.containment)}`;
     case 'write':
       return 'toolbelt.approvals.writes is "always": every change to a file asks first.';
     case 'external':
@@ -147,11 +147,19 @@ export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 
       return 'No OS sandbox is available here, so this command would run with all your access: every command asks, even one a rule allows (toolbelt.sandbox.mode).';
     default:
       return request.tool === 'run_bash'
-        ? 'run_bash asks before every command: a command can do anything your account can.'
+        ? request.containment
+          ? `run_bash asks before every command.${sandboxNote(request.containment)}`
+          : 'run_bash asks before every command: a command can do anything your account can.'
         : request.tool === 'remove'
           ? 'remove asks before every call: a deleted file is gone from the disk.'
           : `${visible(request.tool)} asks before every call.`;
   }
+}
+
+/** What the OS sandbox leaves a command, for a person deciding whether to let it run. */
+function sandboxNote(containment: string | undefined): string {
+  if (!containment?.startsWith('sandboxed')) return '';
+  return ` It runs ${containment}: it can change files only in this workspace (not .vscode/ or .git/hooks) and cannot read credentials or sensitive files.`;
 }
 
 /** Why a path is protected, in one line: what lives there and why a change to it is more than a file edit. */

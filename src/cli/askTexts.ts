@@ -18,6 +18,7 @@ export function elicitationMessage(request: ConfirmationRequest): string {
   const lines = [`Toolbelt: allow ${request.tool}?`, request.summary, `Why it asks: ${WHY_IT_ASKS[request.reason]}.`];
   if (request.paths?.length) lines.push(`Files: ${request.paths.join(', ')}`);
   if (request.parts?.length) lines.push(`Commands no rule allows: ${request.parts.map((part) => `\`${part}\``).join(', ')}`);
+  if (request.containment) lines.push(`It runs ${request.containment}.`);
   return lines.join('\n');
 }
 

@@ -10,6 +10,8 @@ export interface ToolCall<Prepared = unknown> {
   signal?: AbortSignal;
   caller: ToolCaller;
   plan: ConsentPlan<Prepared>;
+  /** How the call ran, for the result and the call log (ToolExecuteOptions.ran). */
+  ran?: { containment?: string };
 }
 
 /**
@@ -75,7 +77,7 @@ export class BuiltinTool implements ExecutableTool {
     const caller = options.caller ?? contextCaller(this.context);
     await obtainConsent(plan, this.context, { caller, args: checked, signal, pauseBudget: options.pauseBudget, approval: options.approval });
     signal?.throwIfAborted();
-    return this.implementation.run(checked, this.context, { signal, caller, plan });
+    return this.implementation.run(checked, this.context, { signal, caller, plan, ...(options.ran && { ran: options.ran }) });
   }
 
   /** A tool with a `timeoutSeconds` parameter (run_bash) gets that long, plus time to stop and report. */

@@ -17,6 +17,8 @@ export interface ConsentQuestion {
   parts?: string[];
   /** For writes: the file and the content proposed. */
   proposed?: ConfirmationRequest['proposed'];
+  /** For a command: how it will run (ConfirmationRequest.containment). */
+  containment?: string;
   /** What the call is refused with when nobody can be asked (reasons that then refuse; see RUNS_UNASKED). */
   nobody?: string;
   /** What the call is refused with when the person says no. */
@@ -123,6 +125,7 @@ export async function obtainConsent(plan: ConsentPlan, ctx: ToolContext, run: Co
     if (question.paths) request.paths = question.paths;
     if (question.parts) request.parts = question.parts;
     if (question.proposed) request.proposed = question.proposed;
+    if (question.containment) request.containment = question.containment;
     const resume = run.pauseBudget?.();
     let allowed: boolean;
     try {

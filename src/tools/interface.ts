@@ -35,6 +35,8 @@ export interface ToolExecuteOptions {
    * asked. The tool-call log records it.
    */
   approval?: { by?: ApprovedBy };
+  /** How the call ran, filled in by the tool as it starts (the registry creates it): its OS containment. */
+  ran?: { containment?: string };
 }
 
 /** A tool the registry can offer to a model and run. */
@@ -61,6 +63,8 @@ export interface ToolResult {
   /** Time the tool ran, without the time a person took to approve it. */
   durationMs: number;
   approvedBy?: ApprovedBy;
+  /** How a command or an MCP server's tool ran, e.g. `sandboxed, network off`; absent for Toolbelt's own file tools. */
+  containment?: string;
 }
 
 /** What an agent needs to offer tools to a model and run its calls; a ToolRegistry is one. */

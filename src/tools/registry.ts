@@ -221,6 +221,7 @@ class CallRun {
   private readonly onAbort = () => this.stop('stop');
   /** Filled in by the tool when someone (or a rule) decides whether it may go ahead. */
   private readonly approval: { by?: ApprovedBy } = {};
+  private readonly ran: { containment?: string } = {};
 
   private readonly signal: AbortSignal | undefined;
   private readonly caller: ToolCaller | undefined;
@@ -257,6 +258,7 @@ class CallRun {
         signal: this.controller.signal,
         pauseBudget: () => this.budget.pause(),
         approval: this.approval,
+        ran: this.ran,
         ...(this.caller ? { caller: this.caller } : {}),
       });
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
@@ -289,7 +291,7 @@ class CallRun {
 
   private ended(text: string, status: ToolStatus = 'error'): ToolResult {
     const approvedBy: ApprovedBy = status === 'refused' ? 'refused' : (this.approval.by ?? 'auto');
-    return { text, status, durationMs: this.budget.elapsedMs, approvedBy };
+    return { text, status, durationMs: this.budget.elapsedMs, approvedBy, ...(this.ran.containment !== undefined && { containment: this.ran.containment }) };
   }
 }
 

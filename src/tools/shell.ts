@@ -73,7 +73,9 @@ async function bashConsent(args: Record<string, unknown>, ctx: ToolContext, sign
   const summary = `Run \`${command}\``;
   const sandbox = effectiveSandbox(ctx.sandbox);
   const decision = sandboxDecision(sandbox, await sandboxAvailability(), summary);
-  return sandboxConsent(ruleConsent(command, cwd, ctx, { sandbox, decision }), decision, summary);
+  const plan = sandboxConsent(ruleConsent(command, cwd, ctx, { sandbox, decision }), decision, summary);
+  if (decision.kind === 'sandboxed') for (const question of plan.questions) question.containment = describeContainment(sandbox, true);
+  return plan;
 }
 
 function ruleConsent(command: string, cwd: string, ctx: ToolContext, sandbox: Pick<BashPlan, 'sandbox' | 'decision'>): ConsentPlan<BashPlan> {
@@ -147,10 +149,11 @@ function askRule(judgement: CommandJudgement): PolicyRule {
   return judgement.problem !== undefined && judgement.parts.every((part) => part.verdict !== 'ask') ? { builtin: 'a command that cannot be fully analysed asks' } : UNCOVERED;
 }
 
-export const runBash = builtin(bashConsent, async (args, ctx, { signal, plan }) => {
+export const runBash = builtin(bashConsent, async (args, ctx, { signal, plan, ran }) => {
   const timeoutSeconds = (args.timeoutSeconds as number | undefined) ?? LIMITS.bashDefaultTimeoutSeconds;
   const { command, cwd, sandbox, decision } = plan.prepared;
   const containment = describeContainment(sandbox, decision.kind === 'sandboxed');
+  if (ran) ran.containment = containment;
   if (decision.kind !== 'sandboxed') {
     // Without a sandbox the environment is still cut to the allow-list, unless the sandbox is off altogether.
     const env = decision.kind === 'ask' ? sandboxEnvironment(process.env, sandbox.env ?? [], {}) : undefined;

@@ -25,6 +25,8 @@ export interface ToolCallRecord {
   resultChars: number;
   /** Absent when the call never reached the tool (an unknown tool, a turn stopped before it). */
   approvedBy?: ApprovedBy;
+  /** How a command or an MCP server's tool ran, e.g. `sandboxed, network off`. */
+  containment?: string;
 }
 
 /** Where records go and come back from; the file log, or memory where there is no storage folder. */
@@ -59,6 +61,7 @@ export function toRecord(report: ToolRunReport, chatId: string, options: ToRecor
     resultChars: result.text.length,
   };
   if (result.approvedBy) record.approvedBy = result.approvedBy;
+  if (result.containment) record.containment = result.containment;
   // An MCP client names itself: its name is cut like any other string.
   if (report.caller) record.caller = cutString(report.caller.label ?? report.caller.kind);
   return record;

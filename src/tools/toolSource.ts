@@ -35,6 +35,8 @@ export interface SourceTool {
 export interface SourceCallResult {
   text: string;
   isError: boolean;
+  /** How the server that answered runs, e.g. `sandboxed, network off` (stdio servers only). */
+  containment?: string;
 }
 
 export interface SourceDisposable {

@@ -30,6 +30,8 @@ export interface ConfirmationRequest {
   parts?: string[];
   /** For writes: the file and the content proposed, so the person can review the difference. */
   proposed?: { absolute: string; display: string; content: string | undefined };
+  /** For a command: how it will run, e.g. `sandboxed, network off` (absent: with the person's full powers). */
+  containment?: string;
   signal?: AbortSignal;
   /**
    * Set by the confirm hook when no person was asked because a rule decided (an "allow for this

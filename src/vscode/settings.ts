@@ -112,6 +112,8 @@ export interface SettingsChange {
   excludes: boolean;
   /** toolbelt.tools.sensitiveFiles or toolbelt.runBash.* changed. */
   trustRules: boolean;
+  /** toolbelt.sandbox.* changed. */
+  sandbox: boolean;
 }
 
 /** The one configuration listener: fires a typed event when a setting Toolbelt reads changes. */
@@ -129,6 +131,7 @@ export class SettingsWatcher extends Disposables {
         chat: ['provider', 'model', 'baseUrl', 'systemPrompt', 'chat', 'toolCalling'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
         excludes,
         trustRules: [SENSITIVE_FILES_KEY, 'runBash'].some((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
+        sandbox: event.affectsConfiguration(`${SECTION}.sandbox`),
       });
     }));
   }

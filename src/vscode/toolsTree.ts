@@ -161,14 +161,16 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     const locked = isLockedByTrust(tool.risk, this.tools.trusted);
     item.iconPath = new vscode.ThemeIcon(locked ? 'lock' : riskLook(tool).icon);
     const tokens = this.schemaCost(tool.name);
-    item.description = `${tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked)}${tool.enabled ? ` · ~${formatTokens(tokens)} tokens` : ''}`;
+    const containment = tool.name === 'run_bash' && !locked ? this.tools.commandContainment() : undefined;
+    const risk = tool.descriptionOverridden ? `“${tool.description}”` : riskText(tool, locked, containment);
+    item.description = `${risk}${tool.enabled ? ` · ~${formatTokens(tokens)} tokens` : ''}`;
     item.checkboxState = {
       state: tool.enabled ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
       tooltip: locked ? 'Trust this workspace to enable this tool' : tool.enabled ? 'Enabled for the chat: uncheck to disable' : 'Disabled: check to offer it to the chat',
       accessibilityInformation: { label: `${tool.name} ${tool.enabled ? 'enabled' : 'disabled'}` },
     };
     item.contextValue = `toolbelt.tool.${tool.enabled ? 'enabled' : 'disabled'}${locked ? '.locked' : ''}`;
-    item.tooltip = tooltipFor(tool, tool.enabled ? 'Enabled' : locked ? 'Disabled until the workspace is trusted' : 'Disabled');
+    item.tooltip = tooltipFor(tool, tool.enabled ? 'Enabled' : locked ? 'Disabled until the workspace is trusted' : 'Disabled', containment);
     item.accessibilityInformation = { label: `${tool.name}, ${riskLook(tool).label}${asksEachTime(tool) ? `, ${ASKS_EACH_TIME}` : ''}, ${tool.enabled ? 'enabled' : 'disabled'}` };
     return item;
   }
@@ -190,18 +192,19 @@ export function formatTokens(tokens: number): string {
   return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
 }
 
-function riskText(tool: Pick<ToolDefinition, 'name' | 'risk' | 'enabledByDefault'>, locked: boolean): string {
+/** `runs commands · sandboxed, network off · asks each time`: what the tool does, how it is contained, whether it asks. */
+function riskText(tool: Pick<ToolDefinition, 'name' | 'risk' | 'enabledByDefault'>, locked: boolean, containment?: string): string {
   if (locked) return 'needs a trusted workspace';
-  if (asksEachTime(tool)) return `${riskLook(tool).label.toLowerCase()} · ${ASKS_EACH_TIME}`;
-  return riskLook(tool).label.toLowerCase();
+  return [riskLook(tool).label.toLowerCase(), containment, asksEachTime(tool) ? ASKS_EACH_TIME : undefined].filter(Boolean).join(' · ');
 }
 
-export function tooltipFor(tool: Pick<ToolDefinition, 'name' | 'risk' | 'description' | 'parameters'> & { enabledByDefault?: boolean }, state: string): vscode.MarkdownString {
+export function tooltipFor(tool: Pick<ToolDefinition, 'name' | 'risk' | 'description' | 'parameters'> & { enabledByDefault?: boolean }, state: string, containment?: string): vscode.MarkdownString {
   const manifest = findBuiltin(tool.name);
   const md = new vscode.MarkdownString(undefined, true);
   const look = riskLook(tool);
   md.appendMarkdown(`**${tool.name}** — $(${look.icon}) ${look.label} · ${state}${asksEachTime(tool) ? ' · asks you before each call' : ''}\n\n`);
   md.appendText(tool.description);
+  if (containment) md.appendMarkdown(`\n\n*Commands: ${containment}.*`);
   if (manifest && manifest.description !== tool.description) md.appendMarkdown('\n\n*Description overridden in settings.*');
   const required = new Set(tool.parameters.required ?? []);
   const rows = Object.entries(tool.parameters.properties).map(

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { BUILTIN_MANIFEST } from '../tools/manifest';
 import { processIsolation } from '../tools/processIsolation';
-import { sandboxAvailability } from '../tools/sandbox';
+import { describeContainment, effectiveSandbox, sandboxAvailability } from '../tools/sandbox';
 import type { CatalogTool } from '../tools/toolCatalog';
 import { ToolManager, type ApplyResult, type ApprovalStore, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';
 import type { ToolSource } from '../tools/toolSource';
@@ -27,6 +27,8 @@ export class WorkspaceTools implements vscode.Disposable {
   readonly onDidReportProblems = this.reported.event;
   private readonly disposables: vscode.Disposable[] = [this.emitter, this.reported];
   private isolationDescribed = false;
+  /** Whether this machine has the OS sandbox; undefined until run_bash is first active and it was checked. */
+  private sandboxAvailable: boolean | undefined;
   private lastResult: ApplyResult = { warnings: [], errors: [] };
   /** While above zero, problems are only logged: a source still loading would make its tools' names read as unknown. */
   private reportHolds = 0;
@@ -45,7 +47,12 @@ export class WorkspaceTools implements vscode.Disposable {
       autoApprove: persistedApprovals(state, log),
     });
     this.disposables.push(this.manager.onDidChange(() => (this.emitter.fire(), this.describeIsolationOnce())));
-    this.disposables.push(watcher.onDidChange((change) => change.registry && this.reload()));
+    this.disposables.push(
+      watcher.onDidChange((change) => {
+        if (change.registry) this.reload();
+        else if (change.sandbox) this.emitter.fire();
+      }),
+    );
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log.info('Workspace trusted: write and exec tools can be enabled, description overrides apply.');
@@ -95,7 +102,18 @@ export class WorkspaceTools implements vscode.Disposable {
       (isolation) => this.log.info(`run_bash without the sandbox: ${isolation.detail}`),
       (error: unknown) => this.log.warn(`run_bash: could not tell how commands are contained: ${String(error)}`),
     );
-    void sandboxAvailability().then((sandbox) => this.log.info(`run_bash sandbox: ${sandbox.available ? '' : 'unavailable: '}${sandbox.detail}`));
+    void sandboxAvailability().then((sandbox) => {
+      this.log.info(`run_bash sandbox: ${sandbox.available ? '' : 'unavailable: '}${sandbox.detail}`);
+      this.sandboxAvailable = sandbox.available;
+      this.emitter.fire();
+    });
+  }
+
+  /** How run_bash's commands run here now, e.g. `sandboxed, network off`; undefined until the sandbox was checked. */
+  commandContainment(): string | undefined {
+    if (this.sandboxAvailable === undefined) return undefined;
+    const setting = this.context.sandbox;
+    return describeContainment(setting, this.sandboxAvailable && effectiveSandbox(setting).mode !== 'off');
   }
 
   /** The warnings and errors of the last resolution of the settings (a source's change resolves them again). */

@@ -131,7 +131,8 @@ export class McpServerSource implements ToolSource {
     signal?.addEventListener('abort', forward, { once: true });
     try {
       const result = await session.client.callTool({ name: tool, arguments: args }, undefined, { signal: local.signal, timeout: this.limits.callTimeoutMs });
-      return toSourceCallResult(result as McpCallResultLike, this.limits.maxOutputChars);
+      const answer = toSourceCallResult(result as McpCallResultLike, this.limits.maxOutputChars);
+      return session.child?.containment ? { ...answer, containment: session.child.containment } : answer;
     } catch (error) {
       if (signal?.aborted) throw new ToolCancelledError(`Cancelled ${this.describeCall(tool)}; the server was told (notifications/cancelled).`);
       const kind = sdk.errorKind(error);

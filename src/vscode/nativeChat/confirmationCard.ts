@@ -61,7 +61,7 @@ function section(tool: string, question: ConsentQuestion, args: Record<string, u
     const count = content.split('\n').length;
     lines.push(`${count} line${count === 1 ? '' : 's'}, ${content.length} characters:\n\n${fence(preview(content))}`);
   }
-  const why = whyAsked({ tool, reason: question.reason, paths: question.paths });
+  const why = whyAsked({ tool, reason: question.reason, paths: question.paths, containment: question.containment });
   lines.push(question.reason === 'protected' ? `_This is a protected path: ${why}_` : `_${why}_`);
   return lines.join('\n\n');
 }

@@ -58,6 +58,7 @@ describe('hostile sandbox: stdio MCP servers', function () {
       assert.ok(!outside.text.includes('S3CR3T'), outside.text);
       const inside = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
       assert.equal(inside.write.ok, true);
+      assert.equal(outside.containment, 'sandboxed, network off', 'each call says how its server runs (the call log keeps it)');
       assert.equal(await fs.readFile(path.join(workspace, 'made.txt'), 'utf8'), 'written by the probe');
       assert.match(logger.text(), /started: pid \d+, .* \(sandboxed, network off\)/);
     } finally {

@@ -80,7 +80,7 @@ export class ExternalTool implements ExecutableTool {
     await obtainConsent(plan, this.options.context, { caller, args: checked, signal, pauseBudget: options.pauseBudget, approval: options.approval });
     signal?.throwIfAborted();
     const result = await this.options.source.call(this.entry.toolName, checked, { signal });
-    if (options.ran && result?.containment) options.ran.containment = result.containment;
+    if (options.ran && this.options.source.containment) options.ran.containment = this.options.source.containment;
     const text = capOutput(typeof result?.text === 'string' ? result.text : '');
     if (result?.isError) throw new Error(text || `${this.entry.source.label} reported an error without a message.`);
     return text;

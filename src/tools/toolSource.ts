@@ -35,8 +35,6 @@ export interface SourceTool {
 export interface SourceCallResult {
   text: string;
   isError: boolean;
-  /** How the server that answered runs, e.g. `sandboxed, network off` (stdio servers only). */
-  containment?: string;
 }
 
 export interface SourceDisposable {
@@ -62,6 +60,8 @@ export interface ToolSource {
   /** Starts it if it is not running (idempotent; concurrent calls share one start). Never rejects: failures become state `failed`. */
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** How the running server's processes are contained, e.g. `sandboxed, network off` (stdio servers). */
+  readonly containment?: string;
   /** Runs one tool; honours the signal (MCP sends `notifications/cancelled`). Rejects on transport failure. */
   call(tool: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<SourceCallResult>;
   /** Fired on a state change or a changed tool list (`tools/list_changed`). */

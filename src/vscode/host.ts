@@ -14,6 +14,7 @@ import { registerCommandToolNote } from './commandToolNote';
 import { registerOtherAgents } from './otherAgents';
 import { registerPolicyTestDiagnostics } from './policyTestDiagnostics';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
+import { registerToolsPlacement } from './toolsPlacement';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
 import { handOver } from './shellHandover';
 import type { Host, ShellParts } from './shellParts';
@@ -44,6 +45,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   registerToolCommands(context, tools, tree, log);
   registerCommandToolNote(context, tools);
   context.subscriptions.push(registerOtherAgents(context, log));
+  registerToolsPlacement(context, log);
   registerRegistryDiagnostics(context, tools, log);
   context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log));
   registerToolSources(context, tools, log, () => {

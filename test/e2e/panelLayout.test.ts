@@ -2,32 +2,14 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
+import { INVENTORY } from '../fixtures/inventory';
 import type { ModelServer } from '../support/modelServer';
 import { waitFor } from '../support/waitFor';
 import { chatPanel, scriptedChat } from './scriptedWorkbench';
 import type { Workbench } from './workbench';
 
-/** The file of issue 23: an interface and two functions, 16 lines, deep enough that its path is cut at 290 px. */
+/** Deep enough that its path is cut at 290 px. */
 const FILE = 'src/features/warehouse/stock/inventory.ts';
-const INVENTORY = [
-  'export interface Item {',
-  '  name: string;',
-  '  price: number;',
-  '  count: number;',
-  '}',
-  '',
-  'export function addItem(items: Item[], item: Item): Item[] {',
-  '  const existing = items.find((i) => i.name === item.name);',
-  '  if (existing) existing.count += item.count;',
-  '  else items.push(item);',
-  '  return items;',
-  '}',
-  '',
-  'export function total(items: Item[]): number {',
-  '  return items.reduce((sum, i) => sum + i.price, 0);',
-  '}',
-  '',
-].join('\n');
 const TOTAL = [
   'export function total(items: Item[], options: { includeTax: boolean; taxRate: number } = { includeTax: false, taxRate: 0 }): number {',
   '  const net = items.reduce((sum, i) => sum + i.price * i.count, 0);',

@@ -77,6 +77,24 @@ describe('Tools view in a real workbench (browser)', function () {
     await workbench.openToolbelt();
     await workbench.screenshot('tools-view-light');
   });
+
+  it('moves beside the editor, where the whole tree fits and the chat keeps its column, and back under the chat', async () => {
+    const toolsHeader = workbench.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ });
+    const beside = workbench.page.locator('.part.auxiliarybar [role=tree][aria-label="Tools"]');
+    await workbench.runCommand('Toolbelt: Show Tools Beside the Editor');
+    await beside.locator('[role=treeitem][aria-label^="generate_uuid,"]').waitFor({ timeout: 30_000 });
+    // Every row of Available, first to last: the tree is not squeezed into a sliver under the chat.
+    for (const name of ['calculator', 'list_dir', 'remove', 'run_bash']) await beside.locator(`[role=treeitem][aria-label^="${name},"]`).waitFor({ timeout: 10_000 });
+    await toolsHeader.first().waitFor({ state: 'detached' });
+    const sidebar = await workbench.page.locator('.part.sidebar').boundingBox();
+    const chatInput = await (await workbench.chatFrame()).locator('textarea').first().boundingBox();
+    assert.ok(sidebar && chatInput && chatInput.y > sidebar.y + sidebar.height * 0.8, 'the chat has the side bar to itself: its input sits at the bottom');
+    await workbench.screenshot('tools-view-beside-editor');
+
+    await workbench.runCommand('Toolbelt: Move Tools Back Under the Chat');
+    await toolsHeader.first().waitFor({ timeout: 30_000 });
+    await beside.waitFor({ state: 'detached' });
+  });
 });
 
 describe('Tools view with an MCP server from .vscode/mcp.json (browser)', function () {

@@ -5,11 +5,9 @@ import * as vscode from 'vscode';
 import type { Verdict } from '../../src/tools/consent';
 import { decideCall } from '../../src/tools/policyDecision';
 import { ToolManager } from '../../src/tools/toolManager';
-import { buildTrustRules } from '../../src/tools/trustRules';
-import type { ToolContext } from '../../src/tools/types';
 import { BUILTIN_NAMES } from '../../src/tools/manifest';
 import type { ToolbeltApi } from '../../src/vscode/api';
-import { TABLE_CALLS, TABLE_FILES, TABLE_LINKS, TABLE_OUTSIDE, TABLE_SETTINGS, TABLE_USER_SETTINGS } from '../fixtures/policyTable';
+import { TABLE_CALLS, TABLE_FILES, TABLE_LINKS, TABLE_OUTSIDE, TABLE_SETTINGS, TABLE_USER_SETTINGS, tableContext } from '../fixtures/policyTable';
 import { activateToolbelt, setRegistry, waitFor } from './helpers';
 
 interface Prepared {
@@ -86,22 +84,7 @@ describe('The same decision in VS Code\'s chat as in the core (the policy table)
 
 /** The core's registry over the same folder and rules, every registered tool switched on. */
 function coreRegistry(root: string): ToolManager {
-  const rules = buildTrustRules(
-    {
-      sensitiveFiles: undefined,
-      allowedCommands: { user: TABLE_USER_SETTINGS['toolbelt.runBash.allowedCommands'], workspace: undefined },
-      deniedCommands: { user: undefined, workspace: TABLE_SETTINGS['toolbelt.runBash.deniedCommands'] },
-    },
-    undefined,
-  );
-  const context: ToolContext = {
-    systemPrompt: '',
-    sessionContext: '',
-    sessionContextFilePath: '.toolbelt/session-context.md',
-    workspaceRoot: root,
-    sensitiveGlobs: rules.sensitiveGlobs,
-    commandPolicy: rules.commandPolicy,
-  };
+  const context = tableContext(root);
   const manager = new ToolManager({ context, trusted: true, toggles: { get: () => true, set: () => undefined } });
   manager.applyConfig(TABLE_SETTINGS['toolbelt.tools.registry']);
   return manager;

@@ -7,10 +7,8 @@ import { explainCall } from '../../src/cli/policyCommands';
 import type { Verdict } from '../../src/tools/consent';
 import { McpServerSource } from '../../src/tools/mcp/mcpServerSource';
 import { ToolManager } from '../../src/tools/toolManager';
-import { buildTrustRules } from '../../src/tools/trustRules';
-import type { ToolContext } from '../../src/tools/types';
 import { fixtureServer, recordingLogger } from '../fixtures/mcp/fixtureSources';
-import { TABLE_CALLS, TABLE_FILES, TABLE_LINKS, TABLE_OUTSIDE, TABLE_SETTINGS, TABLE_USER_SETTINGS, type TableCall } from '../fixtures/policyTable';
+import { TABLE_CALLS, TABLE_FILES, TABLE_LINKS, TABLE_OUTSIDE, TABLE_SETTINGS, TABLE_USER_SETTINGS, type TableCall, tableContext } from '../fixtures/policyTable';
 import { CliFixture } from '../support/cliFixture';
 import { connectToolbeltMcp, runCliProcess } from '../support/cliProcess';
 
@@ -26,22 +24,7 @@ async function tableWorkspace(): Promise<CliFixture> {
 
 /** The panel's way: a ToolManager over a plain context with the rules buildTrustRules makes, the server as a source; a person who says no. */
 async function registryColumn(fixture: CliFixture): Promise<Verdict[]> {
-  const rules = buildTrustRules(
-    {
-      sensitiveFiles: undefined,
-      allowedCommands: { user: TABLE_USER_SETTINGS['toolbelt.runBash.allowedCommands'], workspace: undefined },
-      deniedCommands: { user: undefined, workspace: TABLE_SETTINGS['toolbelt.runBash.deniedCommands'] },
-    },
-    undefined,
-  );
-  const context: ToolContext = {
-    systemPrompt: '',
-    sessionContext: '',
-    sessionContextFilePath: '.toolbelt/session-context.md',
-    workspaceRoot: fixture.root,
-    sensitiveGlobs: rules.sensitiveGlobs,
-    commandPolicy: rules.commandPolicy,
-  };
+  const context = tableContext(fixture.root);
   const manager = new ToolManager({ context, trusted: true, toggles: { get: () => true, set: () => undefined } });
   const source = new McpServerSource({ server: fixtureServer('goodServer.js', 'fixture'), approve: async () => true, logger: recordingLogger() });
   manager.addSource(source);

@@ -5,6 +5,7 @@ import { LIMITS } from '../../src/tools/manifest';
 import { ISOLATION_OVERRIDE_VARIABLE, processIsolation } from '../../src/tools/processIsolation';
 import { parseStat, readProcess, stillSame } from '../../src/tools/processTable';
 import type { ToolRegistry, ToolRunReport } from '../../src/tools/registry';
+import type { SandboxSetting } from '../../src/tools/types';
 import { sandboxAvailability } from '../../src/tools/sandbox';
 import { HeadTailBuffer, runCommand } from '../../src/tools/shell';
 import { toRecord } from '../../src/tools/toolCallLog';
@@ -162,39 +163,39 @@ describe('run_bash: how a call ran, as data', () => {
   let ws: TempWorkspace;
   afterEach(() => ws?.dispose());
 
+  /** `true` through the registry, a person saying yes; what they were asked, the result and its log record. */
+  async function runTrue(sandbox: SandboxSetting) {
+    ws = await TempWorkspace.create({});
+    const ctx = contextFor(ws, { answer: true, sandbox });
+    const registry = createDefaultToolRegistry(ctx);
+    registry.enable('run_bash');
+    const reports: ToolRunReport[] = [];
+    registry.onDidRun((report) => reports.push(report));
+    const result = await registry.run('run_bash', { command: 'true' });
+    return { ctx, result, record: toRecord(reports[0], 'chat-1') };
+  }
+
   it('tells the person asked, the result and the call log whether the command is sandboxed and with what network', async function () {
     const availability = await sandboxAvailability();
     if (!availability.available) {
       console.log(`      no sandbox here, skipped: ${availability.detail}`);
       this.skip();
     }
-    ws = await TempWorkspace.create({});
-    const ctx = contextFor(ws, { answer: true, sandbox: { mode: 'auto', network: 'off' } });
-    const registry = createDefaultToolRegistry(ctx);
-    registry.enable('run_bash');
-    const reports: ToolRunReport[] = [];
-    registry.onDidRun((report) => reports.push(report));
-    const result = await registry.run('run_bash', { command: 'true' });
+    const { ctx, result, record } = await runTrue({ mode: 'auto', network: 'off' });
     assert.equal(result.status, 'ok', result.text);
     assert.equal(ctx.confirmations[0]?.containment, 'sandboxed, network off');
     assert.match(whyAsked(ctx.confirmations[0]), /runs sandboxed, network off: it can change files only in this workspace/);
     assert.equal(result.containment, 'sandboxed, network off');
-    assert.equal(toRecord(reports[0], 'chat-1').containment, 'sandboxed, network off');
+    assert.equal(record.containment, 'sandboxed, network off');
   });
 
   it('says so when the sandbox is off: nothing in the question, "not sandboxed" in the result and the log', async () => {
-    ws = await TempWorkspace.create({});
-    const ctx = contextFor(ws, { answer: true, sandbox: { mode: 'off', network: 'off' } });
-    const registry = createDefaultToolRegistry(ctx);
-    registry.enable('run_bash');
-    const reports: ToolRunReport[] = [];
-    registry.onDidRun((report) => reports.push(report));
-    const result = await registry.run('run_bash', { command: 'true' });
+    const { ctx, result, record } = await runTrue({ mode: 'off', network: 'off' });
     assert.equal(result.status, 'ok', result.text);
     assert.equal(ctx.confirmations[0]?.containment, undefined);
     assert.match(whyAsked(ctx.confirmations[0]), /can do anything your account can/);
     assert.equal(result.containment, 'not sandboxed (toolbelt.sandbox.mode is "off")');
-    assert.equal(toRecord(reports[0], 'chat-1').containment, result.containment);
+    assert.equal(record.containment, result.containment);
   });
 
   it('leaves the file tools without one: they never leave the process', async () => {

@@ -1,28 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { isElisionMarker, keyOf, splitUnits } from '../../src/chat/codeUnits';
 import { anchorMerge, joinImports, mergeSnippet, type SnippetMergeKind } from '../../src/chat/snippetMerge';
+import { INVENTORY } from '../fixtures/inventory';
 
 const lines = (...text: string[]) => `${text.join('\n')}\n`;
-
-/** The 16-line file of issue 23: an interface and two functions. */
-const INVENTORY = lines(
-  'export interface Item {',
-  '  name: string;',
-  '  price: number;',
-  '  count: number;',
-  '}',
-  '',
-  'export function addItem(items: Item[], item: Item): Item[] {',
-  '  const existing = items.find((i) => i.name === item.name);',
-  '  if (existing) existing.count += item.count;',
-  '  else items.push(item);',
-  '  return items;',
-  '}',
-  '',
-  'export function total(items: Item[]): number {',
-  '  return items.reduce((sum, i) => sum + i.price, 0);',
-  '}',
-);
 
 interface Case {
   name: string;

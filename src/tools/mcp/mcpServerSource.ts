@@ -88,6 +88,10 @@ export class McpServerSource implements ToolSource {
     return this.session?.child?.pid;
   }
 
+  get containment(): string | undefined {
+    return this.session?.child?.containment;
+  }
+
   onDidChange(listener: () => void): SourceDisposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
@@ -131,8 +135,7 @@ export class McpServerSource implements ToolSource {
     signal?.addEventListener('abort', forward, { once: true });
     try {
       const result = await session.client.callTool({ name: tool, arguments: args }, undefined, { signal: local.signal, timeout: this.limits.callTimeoutMs });
-      const answer = toSourceCallResult(result as McpCallResultLike, this.limits.maxOutputChars);
-      return session.child?.containment ? { ...answer, containment: session.child.containment } : answer;
+      return toSourceCallResult(result as McpCallResultLike, this.limits.maxOutputChars);
     } catch (error) {
       if (signal?.aborted) throw new ToolCancelledError(`Cancelled ${this.describeCall(tool)}; the server was told (notifications/cancelled).`);
       const kind = sdk.errorKind(error);

@@ -3,9 +3,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability } from '../../../src/tools/sandbox';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../../src/tools/sensitiveFiles';
+import { ToolManager } from '../../../src/tools/toolManager';
 import type { SandboxSetting } from '../../../src/tools/types';
 import { fixtureSource, processGone, recordingLogger } from '../../fixtures/mcp/fixtureSources';
 import { waitFor } from '../../support/waitFor';
+import { contextFor } from '../../support/workspace';
 
 interface Probe {
   env: Record<string, string>;
@@ -58,9 +60,16 @@ describe('hostile sandbox: stdio MCP servers', function () {
       assert.ok(!outside.text.includes('S3CR3T'), outside.text);
       const inside = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
       assert.equal(inside.write.ok, true);
-      assert.equal(outside.containment, 'sandboxed, network off', 'each call says how its server runs (the call log keeps it)');
+      assert.equal(server.containment, 'sandboxed, network off', 'the server says how it runs (each call and the call log carry it)');
       assert.equal(await fs.readFile(path.join(workspace, 'made.txt'), 'utf8'), 'written by the probe');
       assert.match(logger.text(), /started: pid \d+, .* \(sandboxed, network off\)/);
+      // Through the registry, as every caller runs it: the result carries how the server runs.
+      const manager = new ToolManager({ context: contextFor(workspace, { answer: true }), trusted: true, toggles: { get: () => true, set: () => undefined } });
+      manager.addSource(server);
+      manager.applyConfig([{ name: 'probeServer/probe' }]);
+      const viaRegistry = await manager.registry.run('probeServer_probe', { read: '/etc/hostname', write: path.join(workspace, 'again.txt') });
+      assert.equal(viaRegistry.status, 'ok', viaRegistry.text);
+      assert.equal(viaRegistry.containment, 'sandboxed, network off');
     } finally {
       const pid = server.pid;
       await server.stop();

@@ -73,6 +73,8 @@ describe('Approvals that read well, and risk at a glance (browser)', function ()
     await workbench.waitForChecked('run_bash', true);
     await workbench.waitForActiveSummary('4 of 4 enabled');
     assert.equal(await workbench.notification(/run_bash is on/).count(), 0, 'not shown a second time');
+    // npm test installs bubblewrap: the row says how commands run here.
+    await workbench.toolRow('run_bash').filter({ hasText: /runs commands · sandboxed, network off · asks each time/ }).waitFor({ timeout: 20_000 });
     await workbench.setToolsViewExpanded(false);
   });
 
@@ -109,6 +111,8 @@ describe('Approvals that read well, and risk at a glance (browser)', function ()
     assert.equal(await approval.locator('pre.approval-command code').textContent(), 'touch escaped.txt');
     assert.doesNotMatch((await approval.textContent()) ?? '', /`/, 'no raw backticks');
     assert.match((await approval.locator('.approval-scope').textContent()) ?? '', /this exact command text, in this chat only/);
+    assert.match((await approval.textContent()) ?? '', /It runs sandboxed, network off: it can change files only in this workspace/, 'the person knows what the command could reach');
+    assert.doesNotMatch((await approval.textContent()) ?? '', /anything your account can/);
     await workbench.screenshot('approvals-command-dark');
 
     await workbench.page.keyboard.press('Escape');

@@ -9,6 +9,7 @@ import { ASKS_EACH_TIME, asksEachTime, riskLook } from './riskIcons';
 import { externalRows } from './sources/sourceTree';
 import type { ToolsNode } from './toolsTreeNodes';
 import type { WorkspaceTools } from './workspaceTools';
+import { Disposables } from './dispose';
 
 export const TOOLS_VIEW = 'toolbelt.tools';
 
@@ -31,13 +32,13 @@ export interface TreeRow {
  * outside (MCP servers, other extensions) the tree groups them per source: Builtins, each server
  * with its state, Other extensions; each with its own Active and Available.
  */
-export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ToolsNode | undefined>();
+export class ToolsTreeProvider extends Disposables implements vscode.TreeDataProvider<ToolsNode> {
+  private readonly emitter = this.register(new vscode.EventEmitter<ToolsNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly tools: WorkspaceTools) {
-    this.subscription = tools.onDidChange(() => this.refresh());
+    super();
+    this.register(tools.onDidChange(() => this.refresh()));
   }
 
   refresh(): void {
@@ -117,11 +118,6 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     };
     visit(undefined, 0);
     return rows;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
   }
 
   private groupItem(group: 'active' | 'available'): vscode.TreeItem {

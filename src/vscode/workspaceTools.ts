@@ -10,6 +10,7 @@ import type { ToolContext } from '../tools/types';
 import type { StateStore } from './jsonStateFile';
 import { RegistrySettings } from './registrySettings';
 import { readRegistryEntries, type SettingsWatcher } from './settings';
+import { Disposables } from './dispose';
 import { TOGGLES_KEY } from './toolState';
 const RUN_WITHOUT_ASKING_KEY = 'toolbelt.runWithoutAsking';
 
@@ -17,15 +18,14 @@ const RUN_WITHOUT_ASKING_KEY = 'toolbelt.runWithoutAsking';
  * The workspace's tools: a ToolManager fed from settings (live), its enable/disable choices kept
  * in workspace state, workspace trust applied, and problems reported once per change.
  */
-export class WorkspaceTools implements vscode.Disposable {
+export class WorkspaceTools extends Disposables {
   readonly manager: ToolManager;
   readonly settings = new RegistrySettings();
-  private readonly emitter = new vscode.EventEmitter<void>();
+  private readonly emitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
-  private readonly reported = new vscode.EventEmitter<ApplyResult>();
+  private readonly reported = this.register(new vscode.EventEmitter<ApplyResult>());
   /** The problems of the settings, each time they are resolved (nothing while a source is still loading). */
   readonly onDidReportProblems = this.reported.event;
-  private readonly disposables: vscode.Disposable[] = [this.emitter, this.reported];
   private isolationDescribed = false;
   /** Whether this machine has the OS sandbox; undefined until run_bash is first active and it was checked. */
   private sandboxAvailable: boolean | undefined;
@@ -39,6 +39,7 @@ export class WorkspaceTools implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     watcher: SettingsWatcher,
   ) {
+    super();
     this.manager = new ToolManager({
       context,
       logger: log,
@@ -46,14 +47,14 @@ export class WorkspaceTools implements vscode.Disposable {
       toggles: persistedToggles(state, TOGGLES_KEY, log),
       autoApprove: persistedApprovals(state, log),
     });
-    this.disposables.push(this.manager.onDidChange(() => (this.emitter.fire(), this.describeIsolationOnce())));
-    this.disposables.push(
+    this.register(this.manager.onDidChange(() => (this.emitter.fire(), this.describeIsolationOnce())));
+    this.register(
       watcher.onDidChange((change) => {
         if (change.registry) this.reload();
         else if (change.sandbox) this.emitter.fire();
       }),
     );
-    this.disposables.push(
+    this.register(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log.info('Workspace trusted: write and exec tools can be enabled, description overrides apply.');
         this.lastResult = this.manager.setTrusted(true);
@@ -188,10 +189,6 @@ export class WorkspaceTools implements vscode.Disposable {
     const changed = await this.settings.setDescription(name, description);
     if (changed) this.reload();
     return changed;
-  }
-
-  dispose(): void {
-    vscode.Disposable.from(...this.disposables).dispose();
   }
 
   /** Hands the problems of each resolution to whoever shows them (registryDiagnostics: squiggles and one calm toast). */

@@ -4,6 +4,7 @@ import { countChanges, describeMerge } from '../../chat/applySummary';
 import type { ChatController } from '../../chat/chatController';
 import type { SnippetMerge } from '../../chat/snippetMerge';
 import type { ApplyDecision, ApplyStatus, TranscriptItem } from '../../protocol';
+import { Disposables } from '../dispose';
 
 /** Read-only documents holding what Apply to File would make of a file, for the diff editor's right side. */
 export const APPLY_SCHEME = 'toolbelt-apply';
@@ -28,20 +29,18 @@ interface Proposal {
  * title bar); Undo drops it. Keep writes through write_file in a turn of its own, so the write is
  * logged, asks where the workspace's policy asks, and "Undo this turn" puts the file back.
  */
-export class ApplyPreviews implements vscode.Disposable {
+export class ApplyPreviews extends Disposables {
   private readonly proposals = new Map<string, Proposal>();
-  private readonly subscriptions: vscode.Disposable[];
   private next = 1;
 
   constructor(
     private readonly chat: () => ApplyChat,
     private readonly log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>,
   ) {
-    this.subscriptions = [
-      vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, { provideTextDocumentContent: (uri) => this.contentOf(uri) }),
-      vscode.commands.registerCommand('toolbelt.apply.keep', (uri?: vscode.Uri) => this.decideInEditor(uri, 'keep')),
-      vscode.commands.registerCommand('toolbelt.apply.undo', (uri?: vscode.Uri) => this.decideInEditor(uri, 'discard')),
-    ];
+    super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, { provideTextDocumentContent: (uri) => this.contentOf(uri) }));
+    this.register(vscode.commands.registerCommand('toolbelt.apply.keep', (uri?: vscode.Uri) => this.decideInEditor(uri, 'keep')));
+    this.register(vscode.commands.registerCommand('toolbelt.apply.undo', (uri?: vscode.Uri) => this.decideInEditor(uri, 'discard')));
   }
 
   /** Shows the change in the panel and as a diff; writes nothing. */
@@ -73,8 +72,8 @@ export class ApplyPreviews implements vscode.Disposable {
     await this.keep(proposal, shown);
   }
 
-  dispose(): void {
-    vscode.Disposable.from(...this.subscriptions).dispose();
+  override dispose(): void {
+    super.dispose();
     this.proposals.clear();
   }
 

@@ -9,6 +9,7 @@ import { runTurnAction } from './turnActionMessages';
 import { readSettings } from '../settings';
 import { runCodeAction } from './codeActions';
 import type { ApplyPreviews } from './applyPreview';
+import { Disposables, DisposableStore } from '../dispose';
 
 export const CHAT_VIEW = 'toolbelt.chat';
 
@@ -26,10 +27,10 @@ const VIEW_COMMANDS: Record<ViewCommand, string> = {
 };
 
 /** The chat panel: a webview whose script renders the transcript the ChatController keeps. */
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatViewProvider extends Disposables implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private viewListeners: vscode.Disposable[] = [];
+  /** The listeners of the view shown now, renewed when VS Code resolves it again. */
+  private readonly viewListeners = this.register(new DisposableStore());
   private listening = false;
   private ready = false;
   /** Asked for before the panel's script was ready (a view just shown loads it after the focus command returns): done once it says "ready". */
@@ -48,6 +49,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     /** What `#` offers at the input, and attaching one of them. */
     private readonly suggestions?: { list(seq: number, query: string): Promise<ContextSuggestion[]>; attach(seq: number, index: number, used: number): Promise<PickedContext> },
   ) {
+    super();
     chat.setViewVisibility(() => this.view?.visible === true);
   }
 
@@ -58,21 +60,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   resolveWebviewView(view: vscode.WebviewView): void {
     if (!this.listening) {
       this.listening = true;
-      this.subscriptions.push(this.chat.controller.onMessage((message) => this.post(message)));
+      this.register(this.chat.controller.onMessage((message) => this.post(message)));
     }
     // A view resolved again replaces the old one; its listeners go with it.
-    this.disposeViewListeners();
+    this.viewListeners.clear();
     this.view = view;
     this.ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = this.html(view.webview, dist);
-    this.viewListeners.push(
-      view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+    this.viewListeners.add(view.webview.onDidReceiveMessage((raw) => this.receive(raw)));
+    this.viewListeners.add(
       view.onDidDispose(() => {
         if (this.view !== view) return;
         this.view = undefined;
-        this.disposeViewListeners();
+        this.viewListeners.clear();
       }),
     );
   }
@@ -102,14 +104,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else this.onReady.add(type);
   }
 
-  dispose(): void {
-    this.disposeViewListeners();
+  override dispose(): void {
+    super.dispose();
     this.view = undefined;
-    vscode.Disposable.from(...this.subscriptions.splice(0)).dispose();
-  }
-
-  private disposeViewListeners(): void {
-    vscode.Disposable.from(...this.viewListeners.splice(0)).dispose();
   }
 
   /** Every message from the panel ends here; whatever its handling throws is logged, never left unhandled. */

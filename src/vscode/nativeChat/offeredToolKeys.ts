@@ -3,6 +3,7 @@ import { BUILTIN_NAMES } from '../../tools/manifest';
 import type { WorkspaceTools } from '../workspaceTools';
 import { offeredContextKey } from './lmToolEntries';
 import { availabilityOf, type Availability } from './toolAvailability';
+import { Disposables, DisposableStore } from '../dispose';
 
 /** Where the state of the workspace's tools is read; WorkspaceTools is one. */
 export type ToolsView = Pick<WorkspaceTools, 'manager' | 'onDidChange' | 'trusted'>;
@@ -30,25 +31,26 @@ export function toolsOffer(tools: ToolsView): OfferSource {
  * workspace offers it: the `when` clauses of `contributes.languageModelTools` read them, so the
  * agents' tool lists follow every settings edit, tree checkbox and trust change as it happens.
  */
-export class OfferedToolKeys implements vscode.Disposable {
+export class OfferedToolKeys extends Disposables {
   private readonly sent = new Map<string, boolean>();
-  private readonly trustGranted: vscode.Disposable;
-  private sourceChanged: vscode.Disposable;
+  /** The listener on the source followed now. */
+  private readonly sourceChanged = this.register(new DisposableStore());
 
   constructor(
     private source: OfferSource,
     private readonly log: Pick<vscode.LogOutputChannel, 'warn'>,
   ) {
-    this.sourceChanged = source.onDidChange(() => this.update());
-    this.trustGranted = vscode.workspace.onDidGrantWorkspaceTrust(() => this.update());
+    super();
+    this.sourceChanged.add(source.onDidChange(() => this.update()));
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()));
     this.update();
   }
 
   /** Follows `source` from now on: the host hands over its tools here once it has loaded. */
   follow(source: OfferSource): void {
-    this.sourceChanged.dispose();
+    this.sourceChanged.clear();
     this.source = source;
-    this.sourceChanged = source.onDidChange(() => this.update());
+    if (!this.isDisposed) this.sourceChanged.add(source.onDidChange(() => this.update()));
     this.update();
   }
 
@@ -73,10 +75,5 @@ export class OfferedToolKeys implements vscode.Disposable {
         this.log.warn(`Could not tell VS Code whether ${name} is offered to models: ${String(error)}`);
       });
     }
-  }
-
-  dispose(): void {
-    this.sourceChanged.dispose();
-    this.trustGranted.dispose();
   }
 }

@@ -10,6 +10,7 @@ import type { ApiKeys } from '../apiKeys';
 import { loadChatRuntime } from '../chat/runtimeLoader';
 import { readSettings, type SettingsWatcher } from '../settings';
 import type { ChatInformationShape, ChatProviderShape, RequestMessageShape, ResponseOptionsShape, ResponsePartShape } from './chatProviderApi';
+import { Disposables } from '../dispose';
 
 /** `contributes.languageModelChatProviders[0].vendor`. */
 export const VENDOR = 'toolbelt';
@@ -19,10 +20,9 @@ export const VENDOR = 'toolbelt';
  * SecretStorage) as a VS Code chat model, so Copilot's agent and any extension can run on Ollama,
  * Gemini or any OpenAI-compatible server. The SDKs load on the first request (dist/chat.js).
  */
-export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class ToolbeltModelProvider extends Disposables implements ChatProviderShape {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly keys: ApiKeys,
@@ -30,7 +30,8 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
     /** The workspace's description of a `toolbelt_*` tool (a settings override included), if it has one. */
     private readonly descriptionOf: (lmToolName: string) => string | undefined = () => undefined,
   ) {
-    this.subscription = watcher.onDidChange((change) => change.chat && this.changed.fire());
+    super();
+    this.register(watcher.onDidChange((change) => change.chat && this.changed.fire()));
   }
 
   provideLanguageModelChatInformation(): ChatInformationShape[] {
@@ -83,11 +84,6 @@ export class ToolbeltModelProvider implements ChatProviderShape, vscode.Disposab
   provideTokenCount(_model: ChatInformationShape, text: string | RequestMessageShape): Promise<number> {
     if (typeof text === 'string') return Promise.resolve(estimateTokens(text));
     return Promise.resolve(text.content.reduce<number>((sum, part) => sum + estimateTokens(textOfPart(part)), 4));
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }
 

@@ -4,6 +4,7 @@ import { DEFAULT_MCP_LIMITS } from '../../tools/mcp/mcpLimits';
 import { isOwnToolName } from '../../tools/toolNames';
 import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../../tools/toolSource';
 import { describeToolResult } from './toolResultText';
+import { Disposables } from '../dispose';
 
 export const EXTENSIONS_SOURCE_ID = 'extensions';
 
@@ -15,22 +16,20 @@ type LmWithChanges = typeof vscode.lm & { onDidChangeTools?: vscode.Event<void> 
  * as one source. Toolbelt's own `toolbelt_*` tools are left out: they are the builtins.
  * Always running: there is nothing to start.
  */
-export class ExtensionToolSource implements ToolSource, vscode.Disposable {
+export class ExtensionToolSource extends Disposables implements ToolSource {
   readonly id = EXTENSIONS_SOURCE_ID;
   readonly kind = 'extension' as const;
   readonly label = 'Other extensions';
   readonly origin = 'vscode.lm.tools';
   private readonly listeners = new Set<() => void>();
-  private readonly subscription: vscode.Disposable | undefined;
+  /** Whether the host tells about new and removed tools; without it the list is read afresh whenever the catalog asks. */
+  readonly followsChanges: boolean;
   private readonly seen = new WeakMap<vscode.LanguageModelToolInformation, SourceTool>();
 
   constructor(private readonly lm: LmWithChanges = vscode.lm) {
-    this.subscription = typeof lm.onDidChangeTools === 'function' ? lm.onDidChangeTools(() => this.fire()) : undefined;
-  }
-
-  /** Whether the host tells about new and removed tools; without it the list is read afresh whenever the catalog asks. */
-  get followsChanges(): boolean {
-    return this.subscription !== undefined;
+    super();
+    this.followsChanges = typeof lm.onDidChangeTools === 'function';
+    if (lm.onDidChangeTools) this.register(lm.onDidChangeTools(() => this.fire()));
   }
 
   state(): SourceState {
@@ -97,8 +96,8 @@ export class ExtensionToolSource implements ToolSource, vscode.Disposable {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  dispose(): void {
-    this.subscription?.dispose();
+  override dispose(): void {
+    super.dispose();
     this.listeners.clear();
   }
 

@@ -5,6 +5,7 @@ import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, t
 import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp/mcpServerSource';
 import type { McpVariableContext } from '../../tools/mcp/mcpVariables';
 import type { ToolSource } from '../../tools/toolSource';
+import { Disposables, DisposableStore } from '../dispose';
 import { MCP_SERVERS_KEY, readUserMcpServers, SECTION } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import { EXTENSIONS_SOURCE_ID } from './extensionTools';
@@ -45,29 +46,28 @@ export interface McpServersOptions {
  * definition changed is stopped and replaced; one that went away is stopped and removed.
  * Nothing starts here: servers start when a registered tool needs them.
  */
-export class McpServers implements vscode.Disposable {
+export class McpServers extends Disposables {
   private readonly entries = new Map<string, Entry>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private folderWatchers: vscode.Disposable[] = [];
+  private readonly folderWatchers = this.register(new DisposableStore());
   private loading: Promise<void> = Promise.resolve();
   private lastProblems = '';
-  private readonly loaded = new vscode.EventEmitter<void>();
+  private readonly loaded = this.register(new vscode.EventEmitter<void>());
   /** Fires after the definitions were read (again) and the servers replaced. */
   readonly onDidLoad = this.loaded.event;
 
   constructor(
     private readonly tools: WorkspaceTools,
     private readonly options: McpServersOptions,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Reads the definitions and follows their changes from now on. */
   watch(): Promise<void> {
     this.watchFolders();
-    this.disposables.push(
-      vscode.workspace.onDidChangeWorkspaceFolders(() => (this.watchFolders(), void this.reload())),
-      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${SECTION}.${MCP_SERVERS_KEY}`) && void this.reload()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.resetRefusedForTrust()),
-    );
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => (this.watchFolders(), void this.reload())));
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${SECTION}.${MCP_SERVERS_KEY}`) && void this.reload()));
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.resetRefusedForTrust()));
     return this.reload();
   }
 
@@ -93,19 +93,21 @@ export class McpServers implements vscode.Disposable {
     return this.loading.catch((error: unknown) => this.options.log.error(`MCP servers could not be read: ${String(error)}`));
   }
 
-  async dispose(): Promise<void> {
-    vscode.Disposable.from(...this.disposables, ...this.folderWatchers, this.loaded).dispose();
+  /** Stops every server; resolves once they are stopped. */
+  override async dispose(): Promise<void> {
+    super.dispose();
     const stopping = [...this.entries.keys()].map((name) => this.remove(name));
     await Promise.all(stopping);
   }
 
   private watchFolders(): void {
-    vscode.Disposable.from(...this.folderWatchers).dispose();
-    this.folderWatchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+    this.folderWatchers.clear();
+    if (this.isDisposed) return;
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `.vscode/{mcp.json,${GOVERNED_MCP_FILE}}`));
       const reload = () => void this.reload();
-      return vscode.Disposable.from(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
-    });
+      this.folderWatchers.add(vscode.Disposable.from(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload)));
+    }
   }
 
   private async load(): Promise<void> {

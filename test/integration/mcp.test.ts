@@ -62,7 +62,7 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     assert.equal(tool.enabled, true);
     assert.equal(tool.runWithoutAsking, false);
     assert.equal((await processesTagged(TAG)).length, 1);
-    assert.match(row(`source:${SERVER}`)?.description ?? '', /^running · \d+ tools · ⚠ also run by VS Code$/);
+    assert.match(row(`source:${SERVER}`)?.description ?? '', /^running · \d+ tools · sandboxed, network off · ⚠ also run by VS Code$/);
     assert.match(row(`active:${SERVER}:${SERVER}/echo`)?.description ?? '', /^asks before each call · says read-only/);
     assert.ok(api.tools.available().tools.some((t) => t.name === `${SERVER}/add`), 'its other tools are available');
     assert.ok(row(`available:${SERVER}:${SERVER}/add`), 'and listed under the server');
@@ -80,6 +80,8 @@ describe('MCP servers from .vscode/mcp.json in a real extension host', () => {
     assert.ok((first.body.tools as { function: { name: string } }[]).some((t) => t.function.name === `${SERVER}_echo`), 'offered to the model');
     const toolMessage = (second.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
     assert.equal(toolMessage?.content, 'hello from the fixture');
+    const record = await waitFor(async () => (await api.tools.log()).filter((r) => r.tool === `${SERVER}_echo`).at(-1), 'the call in the log (under the name the model called)');
+    assert.equal(record.containment, 'sandboxed, network off', 'the call log says how the server ran');
   });
 
   it('does not ask again for the same definition, asks again when the command changes, and honours a refusal', async () => {

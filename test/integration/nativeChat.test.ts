@@ -172,6 +172,7 @@ describe('Toolbelt\'s tools in VS Code\'s own chat (vscode.lm)', () => {
     await assert.rejects(call, /Canceled/);
     const record = await waitFor(async () => (await api.tools.log()).filter((r) => r.tool === 'run_bash').at(-1), 'run_bash in the log', 15_000);
     assert.equal(record.status, 'cancelled');
+    assert.equal(record.containment, 'sandboxed, network off', 'the call log says how the command ran');
     await waitFor(() => sleepers(marker).length === 0, 'the sleep to be killed', 5000);
     assert.ok(Date.now() - started < 20_000);
   });

@@ -29,6 +29,10 @@ export class GuardedSource implements ToolSource {
     return this.inner.pid;
   }
 
+  get containment(): string | undefined {
+    return this.inner.containment;
+  }
+
   state(): SourceState {
     const state = this.inner.state();
     const denial = state.state === 'failed' && state.reason === 'not approved' ? this.denial() : undefined;

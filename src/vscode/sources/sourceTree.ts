@@ -152,7 +152,9 @@ function sourceItem(source: ToolSource): vscode.TreeItem {
   item.id = `source:${source.id}`;
   if (isServer) {
     const path = governancePath(source.origin);
-    item.description = [sourceStateText(state, safeTools(source)), path === 'shared' ? '⚠ also run by VS Code' : path === 'governed' ? 'governed by Toolbelt' : ''].filter(Boolean).join(' · ');
+    // How its processes are contained ("sandboxed, network off"), while it runs.
+    const contained = state.state === 'running' ? source.containment : undefined;
+    item.description = [sourceStateText(state, safeTools(source)), contained, path === 'shared' ? '⚠ also run by VS Code' : path === 'governed' ? 'governed by Toolbelt' : ''].filter(Boolean).join(' · ');
     item.contextValue = sourceContextValue(state) + (path === 'shared' ? '.shared' : '');
     item.iconPath = new vscode.ThemeIcon(
       state.state === 'running' ? 'server-process' : state.state === 'starting' ? 'loading~spin' : state.state === 'failed' ? 'error' : 'server',

@@ -114,7 +114,13 @@ export class Workbench {
     const icon = this.page.locator('.activitybar [aria-label="Toolbelt"]').first();
     await icon.waitFor({ timeout: 60_000 });
     const sidebarTitle = this.page.locator('.part.sidebar .composite.title h2', { hasText: 'Toolbelt' });
-    if (!(await sidebarTitle.isVisible())) await icon.click();
+    // The icon toggles: after a reload the container may be open (its icon checked) but not drawn
+    // yet, and a click then closes it. Click only an unchecked icon, and look again after each try.
+    for (let attempt = 1; attempt <= 3 && !(await sidebarTitle.isVisible()); attempt++) {
+      const open = await icon.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') === true || el.getAttribute('aria-expanded') === 'true');
+      if (!open) await icon.click();
+      await sidebarTitle.waitFor({ timeout: 10_000 }).catch(() => undefined);
+    }
     const toolsHeader = this.page.locator('.part.sidebar .pane-header', { hasText: /^Tools/ }).first();
     await toolsHeader.waitFor({ timeout: 60_000 });
     if (options.expandTools ?? true) await this.setToolsViewExpanded(true);

@@ -47,10 +47,12 @@ function ensureSystemPackages({ forInstall }) {
  */
 function ensureSandboxPackages() {
   if (process.platform !== 'linux') return;
-  const missing = [['bwrap', 'bubblewrap'], ['socat', 'socat']].filter(([bin]) => !onPath(bin)).map(([, pkg]) => pkg);
+  // busybox: not for the sandbox, but for the hostile command-rule case `busybox rm`, which must
+  // show that it really removes a file before it shows that the rules refuse it.
+  const missing = [['bwrap', 'bubblewrap'], ['socat', 'socat'], ['busybox', 'busybox']].filter(([bin]) => !onPath(bin)).map(([, pkg]) => pkg);
   if (missing.length === 0) return;
   if (!isRoot() || spawnSync('which', ['apt-get']).status !== 0) {
-    console.warn(`[host] run_bash's sandbox needs ${missing.join(' and ')} (e.g. sudo apt-get install -y ${missing.join(' ')}); the sandbox tests will skip.`);
+    console.warn(`[host] run_bash's sandbox and its hostile tests need ${missing.join(' and ')} (e.g. sudo apt-get install -y ${missing.join(' ')}); the sandbox tests will skip.`);
     return;
   }
   installDebianPackages(missing);

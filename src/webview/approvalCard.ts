@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRecord, ApprovalView } from '../protocol';
 import './approvalCard.css';
+import { svgIcon } from './svgIcon';
 
 export interface ApprovalCardActions {
   approve(requestId: string, decision: ApprovalDecision): void;
@@ -34,7 +35,7 @@ export function approvalCard(approval: ApprovalView, toolName: string, actions: 
   const buttons = element('div', 'approval-buttons');
   const menu = allowMenu(approval, () => decide('allowForChat'));
   const more = button('', 'primary allow-more', () => toggleMenu(menu, more));
-  more.append(chevron());
+  more.append(svgIcon('M4 6l4 4 4-4'));
   more.title = approval.scope ?? 'Allow for this chat';
   more.setAttribute('aria-label', `More ways to allow: ${approval.scope ?? 'for this chat'}`);
   more.setAttribute('aria-haspopup', 'menu');
@@ -89,17 +90,6 @@ function toggleMenu(menu: HTMLElement, opener: HTMLElement, open = menu.hidden):
   menu.hidden = !open;
   opener.setAttribute('aria-expanded', String(open));
   if (open) menu.querySelector<HTMLElement>('[role=menuitem]')?.focus();
-}
-
-function chevron(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 16 16');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M4 6l4 4 4-4');
-  svg.append(path);
-  return svg;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Attachment, AttachmentChip, HostMessage, WebviewMessage } from '../protocol';
 import './attachments.css';
+import { svgIcon } from './svgIcon';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
@@ -197,18 +198,6 @@ export class ComposerAttachments {
     event.preventDefault();
     [...this.element.querySelectorAll<HTMLElement>('.context-chip')].pop()?.focus();
   }
-}
-
-function svgIcon(d: string, className: string): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 16 16');
-  svg.setAttribute('class', className);
-  svg.setAttribute('aria-hidden', 'true');
-  const shape = document.createElementNS(ns, 'path');
-  shape.setAttribute('d', d);
-  svg.append(shape);
-  return svg;
 }
 
 /** A sent user message with its chips between the author and the text. */

@@ -1,5 +1,6 @@
 import type { ContextSuggestion, HostMessage, WebviewMessage } from '../protocol';
 import './hashSuggestions.css';
+import { svgIcon } from './svgIcon';
 
 export interface HashSuggestionOptions {
   input: HTMLTextAreaElement;
@@ -135,7 +136,7 @@ export class HashSuggestions {
       const detail = document.createElement('span');
       detail.className = 'hash-detail';
       detail.textContent = item.detail;
-      row.append(icon(ICONS[item.kind]), label, detail);
+      row.append(svgIcon(ICONS[item.kind], 'hash-icon'), label, detail);
       row.title = `${item.label}${item.detail ? ` — ${item.detail}` : ''}`;
       // mousedown, not click: the input keeps its focus (its blur would close the list first).
       row.addEventListener('mousedown', (event) => {
@@ -148,16 +149,4 @@ export class HashSuggestions {
     this.options.input.setAttribute('aria-activedescendant', `hash-option-${this.active}`);
     this.element.querySelector(`#hash-option-${this.active}`)?.scrollIntoView({ block: 'nearest' });
   }
-}
-
-function icon(d: string): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 16 16');
-  svg.setAttribute('class', 'hash-icon');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', d);
-  svg.append(path);
-  return svg;
 }

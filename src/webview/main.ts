@@ -10,6 +10,9 @@ import { TrustBanner } from './trustBanner';
 import { HistoryList } from './historyList';
 import { TurnActionsView } from './turnActions';
 import { compact } from './tokenCount';
+import { svgIcon } from './svgIcon';
+
+const WRENCH = 'M13.6 4.4 11.5 6.5 9.6 6.4 9.5 4.5l2.1-2.1a3.4 3.4 0 0 0-4.4 4.3L2.5 11.4a1.5 1.5 0 0 0 2.1 2.1l4.7-4.7a3.4 3.4 0 0 0 4.3-4.4z';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -97,7 +100,7 @@ function setBusy(value: boolean): void {
 function setMeta(provider: string, model: string, tools: string[]): void {
   modelButton.textContent = `${provider} · ${model}`;
   modelButton.setAttribute('aria-label', `Model: ${provider} ${model}. Switch model`);
-  toolsButton.replaceChildren(wrench(), document.createTextNode(tools.length === 1 ? '1 tool' : `${tools.length} tools`));
+  toolsButton.replaceChildren(svgIcon(WRENCH, 'add-context-icon'), document.createTextNode(tools.length === 1 ? '1 tool' : `${tools.length} tools`));
   toolsButton.title = `Configure Tools: the model may use ${tools.length ? tools.join(', ') : 'no tools'}`;
   toolsButton.setAttribute('aria-label', `Configure Tools (${tools.length} active)`);
   welcome.replaceChildren();
@@ -127,18 +130,6 @@ function setContext(context: ContextMeter | undefined): void {
     `Context window: ${context.tokens.toLocaleString('en-US')} of ${context.contextTokens.toLocaleString('en-US')} tokens ` +
     `(${context.measured === 'reported' ? "the service's count" : 'estimated'}) for the latest request.` +
     (fitted.length ? ` To fit: ${fitted.join(', ')}.` : '');
-}
-
-function wrench(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 16 16');
-  svg.setAttribute('class', 'add-context-icon');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M13.6 4.4 11.5 6.5 9.6 6.4 9.5 4.5l2.1-2.1a3.4 3.4 0 0 0-4.4 4.3L2.5 11.4a1.5 1.5 0 0 0 2.1 2.1l4.7-4.7a3.4 3.4 0 0 0 4.3-4.4z');
-  svg.append(path);
-  return svg;
 }
 
 function applyState(state: ChatViewState): void {

@@ -1,4 +1,5 @@
 import './scrollToBottom.css';
+import { svgIcon } from './svgIcon';
 
 /** Further from the end than this (px), the transcript no longer follows new text: the button shows. */
 export const FOLLOW_DISTANCE = 80;
@@ -22,7 +23,7 @@ export function attachScrollToBottom(scroller: HTMLElement, content: HTMLElement
   button.setAttribute('aria-label', 'Scroll to the latest message');
   const label = document.createElement('span');
   label.textContent = 'Jump to latest';
-  button.append(arrowDown(), label);
+  button.append(svgIcon('M8 2.5v11M3.5 9 8 13.5 12.5 9'), label);
   bar.append(button);
 
   let following = true;
@@ -50,15 +51,4 @@ export function attachScrollToBottom(scroller: HTMLElement, content: HTMLElement
   new ResizeObserver(grew).observe(content);
   new ResizeObserver(grew).observe(scroller);
   return bar;
-}
-
-function arrowDown(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 16 16');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M8 2.5v11M3.5 9 8 13.5 12.5 9');
-  svg.append(path);
-  return svg;
 }

@@ -51,12 +51,21 @@ for (const [themeName, theme] of THEMES) {
       await model?.close();
     });
 
-    /** The newest thing in the transcript and the buttons under it are above the input, not behind it. */
+    /**
+     * The newest thing in the transcript and the buttons under it come into view above the input, not
+     * behind it. The panel follows growth (Regenerate added after a reply, a highlighted block) on the
+     * next frame, so the check allows a few frames; a transcript stuck short of its end still fails.
+     */
     async function assertNewestVisible(what: string): Promise<void> {
-      const scroller = await box('.transcript-scroller');
-      const last = await chat.locator('.transcript > *').last().boundingBox();
-      assert.ok(last, 'the transcript has items');
-      assert.ok(last.y + last.height <= scroller.y + scroller.height + 1, `${what}: the newest item ends at ${last.y + last.height}, the transcript at ${scroller.y + scroller.height}`);
+      const overhang = async () => {
+        const scroller = await box('.transcript-scroller');
+        const last = await chat.locator('.transcript > *').last().boundingBox();
+        assert.ok(last, 'the transcript has items');
+        return last.y + last.height - (scroller.y + scroller.height);
+      };
+      await waitFor(async () => (await overhang()) <= 1, `${what}: the newest item in view`, 3_000).catch(async (error: Error) => {
+        assert.fail(`${error.message}; it ends ${await overhang()} px below the transcript`);
+      });
       assert.equal(await chat.locator('.scroll-to-bottom-bar').isVisible(), false, `${what}: no "Jump to latest" while at the end`);
     }
 

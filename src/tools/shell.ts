@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { builtin } from './builtinTool';
 import { describeRefusal, judgeCommand, partsToApprove, type CommandJudgement, type CommandPart } from './commandPolicy';
@@ -234,9 +235,9 @@ export async function runCommand(command: string, cwd: string, timeoutMs: number
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
-    child.on('error', (error) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
       finish();
-      reject(new Error(`Could not start bash: ${error.message}`));
+      void whyNotStarted(error, cwd).then((why) => reject(new Error(`Could not start bash: ${why}`)));
     });
     // Background jobs can hold the output pipes open after bash exits; stop them rather than hang.
     child.on('exit', () => {
@@ -255,4 +256,11 @@ export async function runCommand(command: string, cwd: string, timeoutMs: number
       resolve(`${status} (${seconds} s)${contained}\n${text ? `\n${text}` : '\n(no output)'}`);
     });
   });
+}
+
+/** Node reports a missing working folder as the program missing ("spawn bwrap ENOENT"); say which it was. */
+async function whyNotStarted(error: NodeJS.ErrnoException, cwd: string): Promise<string> {
+  if (error.code !== 'ENOENT') return error.message;
+  const folder = await fs.stat(cwd).then((stat) => stat.isDirectory(), () => false);
+  return folder ? error.message : `the folder ${cwd} does not exist (was the workspace folder moved or deleted?)`;
 }

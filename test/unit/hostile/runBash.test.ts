@@ -6,7 +6,8 @@ import { createDefaultToolRegistry } from '../../../src/tools/factory';
 import { LIMITS } from '../../../src/tools/manifest';
 import { ISOLATION_OVERRIDE_VARIABLE, processIsolation, type IsolationKind } from '../../../src/tools/processIsolation';
 import type { ToolRegistry } from '../../../src/tools/registry';
-import { sandboxAvailability } from '../../../src/tools/sandbox';
+import { sandboxAvailability, sandboxEngine } from '../../../src/tools/sandbox';
+import { prepareSandbox } from '../../../src/tools/sandboxLaunch';
 import { runCommand } from '../../../src/tools/shell';
 import { waitFor } from '../../support/waitFor';
 import { contextFor, TempWorkspace } from '../../support/workspace';
@@ -222,9 +223,13 @@ for (const mechanism of ['sandbox', 'pid-namespace', 'process-group'] as Array<I
       await waitFor(async () => (await pidsWithCommandLine(`yes ${seconds}`)).length === 0, 'the flooder gone', 2000);
     });
 
-    it('fails with an error, not a result, when bash cannot be started', async function () {
-      if (mechanism === 'sandbox') this.skip();
-      await assert.rejects(runCommand('true', `${ws.root}/missing-folder`, 5000, undefined, { isolation: mechanism === 'process-group' ? 'process-group' : undefined }), /^Error: Could not start bash: /);
+    it('fails with an error that names the missing folder, not a result, when bash cannot be started there', async () => {
+      const missing = `${ws.root}/missing-folder`;
+      const sandbox = mechanism === 'sandbox' ? await prepareSandbox({ setting: { mode: 'auto', network: 'off' }, roots: [ws.root], sensitiveGlobs: [], cwd: missing }, (await sandboxEngine())!) : undefined;
+      await assert.rejects(runCommand('true', missing, 5000, undefined, { sandbox, isolation: mechanism === 'process-group' ? 'process-group' : undefined }), (error: Error) => {
+        assert.equal(error.message, `Could not start bash: the folder ${missing} does not exist (was the workspace folder moved or deleted?)`);
+        return true;
+      });
     });
 
     if (mechanism !== 'process-group') {

@@ -9,6 +9,8 @@ export interface SandboxPlan {
   /** bwrap options of this version beyond the base set (from detection). */
   engineArgs: readonly string[];
   network: 'off' | 'on' | 'allowlist';
+  /** Read-only inside the private /tmp: a program's own files there (see programFilesUnderTmp). */
+  programFiles: readonly string[];
   /** Writable: the workspace folders, the private caches, `writablePaths`. */
   writable: readonly string[];
   /** Bound writable onto themselves so that they are mount points, which cannot be renamed or removed (`.git`). */
@@ -26,13 +28,14 @@ export interface SandboxPlan {
 
 /**
  * bwrap's options for a plan, in the order they must apply: the whole host read-only, a fresh
- * /dev, /proc and /tmp, then the writable folders, then inside them what stays read-only, then
+ * /dev, /proc and /tmp (with the program's own files in it), then the writable folders, then inside them what stays read-only, then
  * what is hidden (so nothing mounted later undoes an earlier, stricter mount).
  */
 export function bwrapOptions(plan: SandboxPlan): string[] {
   const args = [...BASE_BWRAP_ARGS, ...plan.engineArgs];
   if (plan.network !== 'on') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  for (const entry of parentsFirst(plan.programFiles)) args.push('--ro-bind', entry, entry);
   for (const dir of parentsFirst(plan.writable)) args.push('--bind', dir, dir);
   for (const dir of parentsFirst(plan.pinned)) args.push('--bind', dir, dir);
   for (const entry of parentsFirst(plan.readOnly)) args.push('--ro-bind-try', entry, entry);

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { effectiveSandbox, type SandboxEngine } from './sandbox';
 import { gitProtection } from './sandboxGit';
+import { programFilesUnderTmp } from './sandboxProgramFiles';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { bwrapOptions, proxyEnvironment, sandboxedProgram, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
@@ -33,6 +34,8 @@ export interface SandboxRequest {
   sourceEnv?: Readonly<Record<string, string | undefined>>;
   /** Variables passed besides the allow-list and `setting.env` (an MCP server's own `env`). */
   extraEnvNames?: readonly string[];
+  /** The program's command line (an MCP server's): its own files under /tmp stay visible, read-only. */
+  programWords?: readonly string[];
   /** Set whatever the source says (run_bash's TERM=dumb, PAGER=cat, …). */
   fixedEnv?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
@@ -81,6 +84,8 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const hidden = await existing(hiddenCandidates);
   const writable = [...roots, store.folder, ...(await existing((setting.writablePaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots.slice(0, 1))))).map((e) => e.path)];
 
+  const programFiles = await programFilesUnderTmp(request.programWords ?? [], writable);
+
   const lease = await MountPointLease.acquire(uncreatable);
   let proxy: AllowListProxy | undefined;
   try {
@@ -92,6 +97,7 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const plan: SandboxPlan = {
     engineArgs: engine.extraArgs,
     network: setting.network,
+    programFiles,
     writable,
     pinned: git.pinned,
     readOnly,

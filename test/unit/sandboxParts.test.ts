@@ -1,9 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import { once } from 'node:events';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { sandboxEnvironment } from '../../src/tools/sandboxEnvironment';
 import { bwrapOptions, sandboxedBash, type SandboxPlan } from '../../src/tools/sandboxInvocation';
 import { MountPointLease } from '../../src/tools/sandboxMountPoints';
+import { programFilesUnderTmp } from '../../src/tools/sandboxProgramFiles';
 import { domainAllowed } from '../../src/tools/sandboxProxy';
 import { WorkspaceScanner } from '../../src/tools/sandboxScan';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
@@ -36,6 +39,7 @@ describe('sandbox parts', () => {
     const plan: SandboxPlan = {
       engineArgs: ['--disable-userns'],
       network: 'off',
+      programFiles: ['/tmp/server-package'],
       writable: ['/ws', '/ws/inner', '/store'],
       pinned: ['/ws/.git'],
       readOnly: ['/ws/.vscode', '/ws/.git/hooks'],
@@ -49,7 +53,8 @@ describe('sandbox parts', () => {
 
     it('mount the host read-only first, then what is writable, then what stays read-only, then what is hidden', () => {
       assert.ok(at('--ro-bind', '/', '/') < at('--tmpfs', '/tmp'));
-      assert.ok(at('--tmpfs', '/tmp') < at('--bind', '/ws', '/ws'));
+      assert.ok(at('--tmpfs', '/tmp') < at('--ro-bind', '/tmp/server-package', '/tmp/server-package'), "the program's own files go into the fresh /tmp");
+      assert.ok(at('--ro-bind', '/tmp/server-package', '/tmp/server-package') < at('--bind', '/ws', '/ws'));
       assert.ok(at('--bind', '/ws', '/ws') < at('--bind', '/ws/inner', '/ws/inner'));
       assert.ok(at('--bind', '/ws/.git', '/ws/.git') < at('--ro-bind-try', '/ws/.git/hooks', '/ws/.git/hooks'));
       assert.ok(at('--ro-bind-try', '/ws/.vscode', '/ws/.vscode') < at('--ro-bind', '/p/file', '/ws/.env'));
@@ -67,6 +72,41 @@ describe('sandbox parts', () => {
       assert.deepEqual(sandboxedBash('echo hi', 'off', undefined), ['bash', '-c', 'echo hi']);
       const relayed = sandboxedBash("echo 'hi'", 'allowlist', '/usr/bin/socat');
       assert.equal(relayed.at(-1), "echo 'hi'", 'the command is passed as an argument, never spliced into the relay script');
+    });
+  });
+
+  describe("a program's own files under the private /tmp", () => {
+    let base: string;
+    beforeEach(async () => {
+      // Under /tmp itself, whatever TMPDIR says: /tmp is what the sandbox replaces.
+      base = await fs.mkdtemp('/tmp/toolbelt-program-files-');
+      await fs.mkdir(path.join(base, 'pkg/dist/bin'), { recursive: true });
+      await fs.writeFile(path.join(base, 'pkg/package.json'), '{}');
+      await fs.writeFile(path.join(base, 'pkg/dist/bin/server.js'), '');
+      await fs.mkdir(path.join(base, 'loose'));
+      await fs.writeFile(path.join(base, 'loose/tool.py'), '');
+      await fs.symlink(path.join(base, 'pkg/dist/bin/server.js'), path.join(base, 'link.js'));
+    });
+    afterEach(() => fs.rm(base, { recursive: true, force: true }));
+
+    it('shows the package a file belongs to, a lone file by itself, and nothing else', async () => {
+      const words = ['-y', 'node', path.join(base, 'pkg/dist/bin/server.js'), path.join(base, 'link.js'), path.join(base, 'loose/tool.py'), path.join(base, 'loose'), path.join(base, 'missing.js'), '/etc/hostname', '/tmp'];
+      assert.deepEqual((await programFilesUnderTmp(words, ['/ws'])).sort(), [path.join(base, 'loose/tool.py'), path.join(base, 'pkg')]);
+    });
+
+    it('leaves out what a writable folder shows already', async () => {
+      assert.deepEqual(await programFilesUnderTmp([path.join(base, 'pkg/dist/bin/server.js')], [base]), []);
+    });
+
+    it('never shows a socket (an ssh agent, an editor), even named on the command line', async () => {
+      const socket = path.join(base, 'loose/agent.sock');
+      const server = net.createServer().listen(socket);
+      await once(server, 'listening');
+      try {
+        assert.deepEqual(await programFilesUnderTmp([socket], []), []);
+      } finally {
+        server.close();
+      }
     });
   });
 

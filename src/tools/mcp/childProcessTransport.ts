@@ -160,7 +160,8 @@ export class ChildProcessTransport implements Transport {
     // No sandbox here but not switched off: the environment is still cut to the allow-list.
     if (decision.kind === 'ask') this.allowListedEnv = sandboxEnvironment(this.launch.env, [...(request.setting.env ?? []), ...extraEnvNames], {});
     if (!engine) return undefined;
-    return prepareSandbox({ ...request, cwd, sourceEnv: { ...this.launch.env, [MARKER_VARIABLE]: marker }, extraEnvNames }, engine);
+    const programWords = [this.launch.command, ...this.launch.args];
+    return prepareSandbox({ ...request, cwd, sourceEnv: { ...this.launch.env, [MARKER_VARIABLE]: marker }, extraEnvNames, programWords }, engine);
   }
 
   private spawnError(error: NodeJS.ErrnoException): string {

@@ -5,7 +5,8 @@ import { SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability } from '../../../src/
 import { DEFAULT_SENSITIVE_GLOBS } from '../../../src/tools/sensitiveFiles';
 import { ToolManager } from '../../../src/tools/toolManager';
 import type { SandboxSetting } from '../../../src/tools/types';
-import { fixtureSource, processGone, recordingLogger } from '../../fixtures/mcp/fixtureSources';
+import { fixturePath, fixtureSource, processGone, recordingLogger } from '../../fixtures/mcp/fixtureSources';
+import { McpServerSource } from '../../../src/tools/mcp/mcpServerSource';
 import { waitFor } from '../../support/waitFor';
 import { contextFor } from '../../support/workspace';
 
@@ -74,6 +75,41 @@ describe('hostile sandbox: stdio MCP servers', function () {
       const pid = server.pid;
       await server.stop();
       if (pid !== undefined) await waitFor(() => processGone(pid), 'the sandboxed server gone', 5000);
+    }
+  });
+
+  it('runs a server installed under /tmp: it sees its own package, read-only, and nothing else of /tmp', async () => {
+    // The sandbox's /tmp is private; only the package the server's command line names shows through.
+    const installed = await fs.mkdtemp('/tmp/toolbelt-mcp-package-');
+    const neighbour = `${installed}-neighbour.txt`;
+    try {
+      await fs.writeFile(path.join(installed, 'package.json'), '{ "name": "probe-server" }\n');
+      await fs.mkdir(path.join(installed, 'lib'));
+      for (const file of ['probeServer.js', 'jsonRpcServer.js']) await fs.copyFile(fixturePath(file), path.join(installed, 'lib', file));
+      await fs.writeFile(neighbour, 'S3CR3T-tmp-neighbour');
+      const server = new McpServerSource({
+        server: { name: 'probeServer', type: 'stdio', command: process.execPath, args: [path.join(installed, 'lib', 'probeServer.js')], env: {}, origin: 'test' },
+        approve: async () => true,
+        logger: recordingLogger(),
+        limits: { killGraceMs: 300 },
+        sandbox: () => ({ setting: { mode: 'auto', network: 'off' }, roots: [workspace], sensitiveGlobs: DEFAULT_SENSITIVE_GLOBS }),
+      });
+      try {
+        const own = JSON.parse((await server.call('probe', { read: path.join(installed, 'package.json'), write: path.join(installed, 'lib', 'planted.js') })).text) as Probe;
+        assert.equal(server.containment, 'sandboxed, network off');
+        assert.deepEqual(own.read, { ok: true, value: '{ "name": "probe-server" }\n' }, 'it reads its own package');
+        assert.equal(own.write.ok, false, 'its package is read-only');
+        assert.equal(await fs.access(path.join(installed, 'lib', 'planted.js')).then(() => true, () => false), false);
+        const other = JSON.parse((await server.call('probe', { read: neighbour, write: path.join(workspace, 'made.txt') })).text) as Probe;
+        assert.equal(other.read.ok, false, 'another file in /tmp was read');
+        assert.ok(!JSON.stringify(other).includes('S3CR3T'));
+        assert.equal(other.write.ok, true, 'the workspace stays writable');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await fs.rm(installed, { recursive: true, force: true });
+      await fs.rm(neighbour, { force: true });
     }
   });
 

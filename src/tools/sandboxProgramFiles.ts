@@ -1,0 +1,39 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+/** A folder holding one of these is the top of a program's own files: a package, a virtual environment, a checkout. */
+const PACKAGE_MARKERS = ['package.json', 'node_modules', 'pyvenv.cfg', 'pyproject.toml', '.git'];
+const TMP = '/tmp';
+
+/**
+ * What of a program's own files the sandbox's private /tmp would hide, to be shown read-only: for
+ * each word of its command line that is an absolute path under /tmp, the package it belongs to
+ * (the nearest folder above it that holds a package.json, node_modules, pyvenv.cfg, pyproject.toml
+ * or .git), or else the word's file alone. A folder without such a mark and anything that is not
+ * a regular file (an ssh-agent or editor socket) stay hidden; so does what a writable folder
+ * already shows.
+ */
+export async function programFilesUnderTmp(words: readonly string[], writable: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(words.filter((word) => path.isAbsolute(word)).map(programFiles));
+  const shown = new Set(found.filter((entry): entry is string => entry !== undefined));
+  return [...shown].filter((entry) => !writable.some((folder) => inside(entry, folder)));
+}
+
+async function programFiles(word: string): Promise<string | undefined> {
+  const real = await fs.realpath(word).catch(() => undefined);
+  if (!real || !inside(real, TMP) || real === TMP) return undefined;
+  const stat = await fs.stat(real);
+  for (let folder = stat.isDirectory() ? real : path.dirname(real); folder !== TMP && inside(folder, TMP); folder = path.dirname(folder)) {
+    if (await hasMarker(folder)) return folder;
+  }
+  return stat.isFile() ? real : undefined;
+}
+
+async function hasMarker(folder: string): Promise<boolean> {
+  const present = await Promise.all(PACKAGE_MARKERS.map((name) => fs.lstat(path.join(folder, name)).then(() => true, () => false)));
+  return present.includes(true);
+}
+
+function inside(entry: string, folder: string): boolean {
+  return entry === folder || entry.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+}

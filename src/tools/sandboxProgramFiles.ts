@@ -22,7 +22,8 @@ export async function programFilesUnderTmp(words: readonly string[], writable: r
 async function programFiles(word: string): Promise<string | undefined> {
   const real = await fs.realpath(word).catch(() => undefined);
   if (!real || !inside(real, TMP) || real === TMP) return undefined;
-  const stat = await fs.stat(real);
+  const stat = await fs.stat(real).catch(() => undefined);
+  if (!stat) return undefined;
   for (let folder = stat.isDirectory() ? real : path.dirname(real); folder !== TMP && inside(folder, TMP); folder = path.dirname(folder)) {
     if (await hasMarker(folder)) return folder;
   }

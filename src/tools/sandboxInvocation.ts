@@ -9,7 +9,7 @@ export interface SandboxPlan {
   /** bwrap options of this version beyond the base set (from detection). */
   engineArgs: readonly string[];
   network: 'off' | 'on' | 'allowlist';
-  /** Read-only inside the private /tmp: a program's own files there (see programFilesUnderTmp). */
+  /** Read-only inside the private /tmp: a program's own package there (see programFilesUnderTmp). */
   programFiles: readonly string[];
   /** Writable: the workspace folders, the private caches, `writablePaths`. */
   writable: readonly string[];
@@ -28,8 +28,9 @@ export interface SandboxPlan {
 
 /**
  * bwrap's options for a plan, in the order they must apply: the whole host read-only, a fresh
- * /dev, /proc and /tmp (with the program's own files in it), then the writable folders, then inside them what stays read-only, then
- * what is hidden (so nothing mounted later undoes an earlier, stricter mount).
+ * /dev, /proc and /tmp (with the program's own package in it), then the writable folders, then
+ * inside them what stays read-only, then what is hidden (so nothing mounted later undoes an
+ * earlier, stricter mount).
  */
 export function bwrapOptions(plan: SandboxPlan): string[] {
   const args = [...BASE_BWRAP_ARGS, ...plan.engineArgs];

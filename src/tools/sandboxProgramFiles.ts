@@ -8,10 +8,9 @@ const TMP = '/tmp';
 /**
  * What of a program's own files the sandbox's private /tmp would hide, to be shown read-only: for
  * each word of its command line that is an absolute path under /tmp, the package it belongs to
- * (the nearest folder above it that holds a package.json, node_modules, pyvenv.cfg, pyproject.toml
- * or .git), or else the word's file alone. A folder without such a mark and anything that is not
- * a regular file (an ssh-agent or editor socket) stay hidden; so does what a writable folder
- * already shows.
+ * (the nearest folder above it, below /tmp, that holds a package.json, node_modules, pyvenv.cfg,
+ * pyproject.toml or .git). A loose file (a Kerberos ticket cache in /tmp is one), a socket, a
+ * folder without such a mark, and what a writable folder already shows stay as they are.
  */
 export async function programFilesUnderTmp(words: readonly string[], writable: readonly string[]): Promise<string[]> {
   const found = await Promise.all(words.filter((word) => path.isAbsolute(word)).map(programFiles));
@@ -23,11 +22,11 @@ async function programFiles(word: string): Promise<string | undefined> {
   const real = await fs.realpath(word).catch(() => undefined);
   if (!real || !inside(real, TMP) || real === TMP) return undefined;
   const stat = await fs.stat(real).catch(() => undefined);
-  if (!stat) return undefined;
-  for (let folder = stat.isDirectory() ? real : path.dirname(real); folder !== TMP && inside(folder, TMP); folder = path.dirname(folder)) {
+  if (!stat || !(stat.isFile() || stat.isDirectory())) return undefined;
+  for (let folder = stat.isDirectory() ? real : path.dirname(real); folder !== TMP; folder = path.dirname(folder)) {
     if (await hasMarker(folder)) return folder;
   }
-  return stat.isFile() ? real : undefined;
+  return undefined;
 }
 
 async function hasMarker(folder: string): Promise<boolean> {

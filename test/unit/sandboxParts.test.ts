@@ -89,17 +89,27 @@ describe('sandbox parts', () => {
     });
     afterEach(() => fs.rm(base, { recursive: true, force: true }));
 
-    it('shows the package a file belongs to, a lone file by itself, and nothing else', async () => {
-      const words = ['-y', 'node', path.join(base, 'pkg/dist/bin/server.js'), path.join(base, 'link.js'), path.join(base, 'loose/tool.py'), path.join(base, 'loose'), path.join(base, 'missing.js'), '/etc/hostname', '/tmp'];
-      assert.deepEqual((await programFilesUnderTmp(words, ['/ws'])).sort(), [path.join(base, 'loose/tool.py'), path.join(base, 'pkg')]);
+    it('shows the package a file or link belongs to, once, and nothing without a package', async () => {
+      const words = ['-y', 'node', path.join(base, 'pkg/dist/bin/server.js'), path.join(base, 'link.js'), path.join(base, 'pkg/dist'), path.join(base, 'loose/tool.py'), path.join(base, 'loose'), path.join(base, 'missing.js'), '/etc/hostname', '/tmp'];
+      assert.deepEqual(await programFilesUnderTmp(words, ['/ws']), [path.join(base, 'pkg')]);
+    });
+
+    it('never shows a loose file of /tmp, such as a Kerberos ticket cache', async () => {
+      const cache = `${base}-krb5cc`;
+      await fs.writeFile(cache, 'ticket');
+      try {
+        assert.deepEqual(await programFilesUnderTmp([cache], []), []);
+      } finally {
+        await fs.rm(cache, { force: true });
+      }
     });
 
     it('leaves out what a writable folder shows already', async () => {
       assert.deepEqual(await programFilesUnderTmp([path.join(base, 'pkg/dist/bin/server.js')], [base]), []);
     });
 
-    it('never shows a socket (an ssh agent, an editor), even named on the command line', async () => {
-      const socket = path.join(base, 'loose/agent.sock');
+    it('never shows a socket named on the command line (an ssh agent, an editor), even one inside a package', async () => {
+      const socket = path.join(base, 'pkg/agent.sock');
       const server = net.createServer().listen(socket);
       await once(server, 'listening');
       try {

@@ -235,7 +235,10 @@ export async function runCommand(command: string, cwd: string, timeoutMs: number
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
+    let notStarted = false;
     child.on('error', (error: NodeJS.ErrnoException) => {
+      // Node may still emit 'close' for a process that never started; the error is the answer.
+      notStarted = true;
       finish();
       void whyNotStarted(error, cwd).then((why) => reject(new Error(`Could not start bash: ${why}`)));
     });
@@ -248,6 +251,7 @@ export async function runCommand(command: string, cwd: string, timeoutMs: number
       }, DRAIN_MS).unref();
     });
     child.on('close', (code, killedBy) => {
+      if (notStarted) return;
       finish();
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const status = stopReason ?? (code !== null ? `Exit code: ${code}` : `Killed by ${killedBy}`);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { formatBytes } from './fileSystem';
+import { exists, isInside } from './pathChecks';
 
 /*
  * The states the checkpoint store keeps: what is at a path (never following a link), a signature
@@ -99,15 +100,6 @@ export function missingFiles(snapshot: Snapshot, display: string): MissingFile[]
   return filesOf(snapshot, display)
     .filter((f) => !f.stored)
     .map((f) => ({ path: f.display, reason: f.missing ?? 'no copy was kept' }));
-}
-
-export function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
-
-export function exists(file: string): Promise<boolean> {
-  return fs.lstat(file).then(() => true, () => false);
 }
 
 /** The path with its parent folders resolved (the last component stays as it is: it may be a link). */

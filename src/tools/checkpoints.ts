@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readIndex, writeIndex, type StoredTurn } from './checkpointIndex';
 import { undoTurnPaths, type UndoOptions, type UndoResult } from './checkpointRestore';
-import { exists, filesOf, isInside, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
+import { filesOf, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
+import { exists, isInside } from './pathChecks';
 import type { ResolvedPath } from './workspacePaths';
 
 /*

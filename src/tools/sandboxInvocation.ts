@@ -1,3 +1,4 @@
+import { isInside } from './pathChecks';
 import { BASE_BWRAP_ARGS } from './sandbox';
 
 /** Where the allow-list proxy's socket appears inside, and the port socat serves it on. */
@@ -86,5 +87,5 @@ function parentsFirst(paths: readonly string[]): string[] {
 /** Drops folders inside another listed folder: the outer one's placeholder already hides them (and cannot be entered). */
 function outermost(dirs: readonly string[]): string[] {
   const sorted = parentsFirst(dirs);
-  return sorted.filter((dir, i) => !sorted.slice(0, i).some((outer) => dir.startsWith(outer.endsWith('/') ? outer : `${outer}/`)));
+  return sorted.filter((dir, i) => !sorted.slice(0, i).some((outer) => isInside(outer, dir)));
 }

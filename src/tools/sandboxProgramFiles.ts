@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { exists, isInside } from './pathChecks';
 
 /** A folder holding one of these is the top of a program's own files: a package, a virtual environment, a checkout. */
 const PACKAGE_MARKERS = ['package.json', 'node_modules', 'pyvenv.cfg', 'pyproject.toml', '.git'];
@@ -15,12 +16,12 @@ const TMP = '/tmp';
 export async function programFilesUnderTmp(words: readonly string[], writable: readonly string[]): Promise<string[]> {
   const found = await Promise.all(words.filter((word) => path.isAbsolute(word)).map(programFiles));
   const shown = new Set(found.filter((entry): entry is string => entry !== undefined));
-  return [...shown].filter((entry) => !writable.some((folder) => inside(entry, folder)));
+  return [...shown].filter((entry) => !writable.some((folder) => isInside(folder, entry)));
 }
 
 async function programFiles(word: string): Promise<string | undefined> {
   const real = await fs.realpath(word).catch(() => undefined);
-  if (!real || !inside(real, TMP) || real === TMP) return undefined;
+  if (!real || real === TMP || !isInside(TMP, real)) return undefined;
   const stat = await fs.stat(real).catch(() => undefined);
   if (!stat || !(stat.isFile() || stat.isDirectory())) return undefined;
   for (let folder = stat.isDirectory() ? real : path.dirname(real); folder !== TMP; folder = path.dirname(folder)) {
@@ -30,10 +31,5 @@ async function programFiles(word: string): Promise<string | undefined> {
 }
 
 async function hasMarker(folder: string): Promise<boolean> {
-  const present = await Promise.all(PACKAGE_MARKERS.map((name) => fs.lstat(path.join(folder, name)).then(() => true, () => false)));
-  return present.includes(true);
-}
-
-function inside(entry: string, folder: string): boolean {
-  return entry === folder || entry.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+  return (await Promise.all(PACKAGE_MARKERS.map((name) => exists(path.join(folder, name))))).includes(true);
 }

@@ -18,7 +18,8 @@ export interface TreeKiller {
   dispose(): void;
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+/** Awaited by whoever stops a tree, so not unref'd: an unref'd wait leaves an otherwise idle process an empty event loop and a stop that never returns. */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** How often the fallback looks for new descendants while the command runs (Linux only). */
 const POLL_MS = 250;
 /** Rounds of "stop what we see, look again" before the final SIGKILL; a bounded guard against fork races. */

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
+import { SECCOMP_ARCHITECTURES, seccompProgram } from './sandboxSeccomp';
 import type { SandboxSetting } from './types';
 
 /** Set to `1` to make detection report "unavailable" (tests of the fallbacks). */
@@ -19,8 +21,9 @@ export interface SandboxAvailability {
 /** What the launcher needs of the engine found on this machine. */
 export interface SandboxEngine {
   bwrap: string;
-  /** Where the network allow-list bridge comes from; without socat, `allowlist` cannot run. */
+  /** The network allow-list's relay (see NetworkRelay); without both, `allowlist` cannot run. */
   socat?: string;
+  nsenter?: string;
   /** bwrap options this version understands beyond the base set (`--disable-userns` since 0.8). */
   extraArgs: readonly string[];
 }
@@ -35,9 +38,10 @@ const PROBE_TIMEOUT_MS = 5000;
 let detected: Promise<{ availability: SandboxAvailability; engine?: SandboxEngine }> | undefined;
 
 /**
- * Whether commands can run in the OS sandbox here: Linux with Debian's bubblewrap, whose user,
- * mount, PID and network namespaces really open (tried once, then cached). macOS and Windows
- * have no engine yet. `TOOLBELT_SANDBOX_UNAVAILABLE=1` forces "unavailable".
+ * Whether commands can run in the OS sandbox here: Linux on x86_64 or aarch64 (the system-call
+ * filter knows those) with Debian's bubblewrap, whose user, mount, PID and network namespaces and
+ * seccomp filter really apply (tried once, then cached). macOS and Windows have no engine yet.
+ * `TOOLBELT_SANDBOX_UNAVAILABLE=1` forces "unavailable".
  */
 export async function sandboxAvailability(): Promise<SandboxAvailability> {
   if (process.env[SANDBOX_UNAVAILABLE_VARIABLE] === '1') {
@@ -62,13 +66,18 @@ async function detectOnce(): Promise<{ availability: SandboxAvailability; engine
     const detail = `Toolbelt has no sandbox engine for ${process.platform === 'darwin' ? 'macOS' : process.platform} yet: commands and MCP servers run with your account's full powers.`;
     return { availability: { available: false, engine: 'none', detail } };
   }
+  const filter = seccompProgram();
+  if (!filter) {
+    const detail = `Toolbelt's sandbox filters system calls on ${SECCOMP_ARCHITECTURES.join(' and ')} only, and this machine is ${process.arch}: commands and MCP servers cannot run sandboxed here.`;
+    return { availability: { available: false, engine: 'none', detail } };
+  }
   const bwrap = await findExecutable('bwrap');
   if (!bwrap) {
     return { availability: { available: false, engine: 'bubblewrap', detail: 'bubblewrap is not installed (Debian/Ubuntu: sudo apt-get install bubblewrap socat).' } };
   }
-  const socat = await findExecutable('socat');
+  const [socat, nsenter] = await Promise.all([findExecutable('socat'), findExecutable('nsenter')]);
   const version = (await runProbe(bwrap, ['--version'])).output.trim() || 'bubblewrap';
-  const tryArgs = async (extra: readonly string[]) => runProbe(bwrap, [...BASE_BWRAP_ARGS, ...extra, '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true']);
+  const tryArgs = async (extra: readonly string[]) => runProbe(bwrap, [...BASE_BWRAP_ARGS, ...extra, '--unshare-net', '--seccomp', '3', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'], filter);
   let extraArgs: readonly string[] = ['--disable-userns'];
   let probe = await tryArgs(extraArgs);
   // bubblewrap before 0.8 lacks --disable-userns: nested user namespaces stay possible (their mounts are locked).
@@ -76,9 +85,9 @@ async function detectOnce(): Promise<{ availability: SandboxAvailability; engine
   if (!probe.ok) {
     return { availability: { available: false, engine: version, detail: `${version} is installed but cannot create a sandbox here: ${probe.output.trim() || 'it failed'}.${namespaceHint(probe.output)}` } };
   }
-  const network = socat ? 'network allow-lists go through socat' : 'socat is missing, so toolbelt.sandbox.network "allowlist" cannot run (sudo apt-get install socat)';
-  const detail = `${version}: each command gets its own user, mount, PID and network namespaces; ${network}.`;
-  return { availability: { available: true, engine: version, detail }, engine: { bwrap, socat, extraArgs } };
+  const network = socat && nsenter ? 'network allow-lists go through socat' : `${socat ? 'nsenter' : 'socat'} is missing, so toolbelt.sandbox.network "allowlist" cannot run (sudo apt-get install socat util-linux)`;
+  const detail = `${version}: each command gets its own user, mount, PID and network namespaces and no Unix socket; ${network}.`;
+  return { availability: { available: true, engine: version, detail }, engine: { bwrap, socat, nsenter, extraArgs } };
 }
 
 /** What to do when the kernel refuses the namespaces (Ubuntu 24.04's AppArmor restriction, mostly). */
@@ -96,13 +105,15 @@ async function findExecutable(name: string): Promise<string | undefined> {
   return undefined;
 }
 
-function runProbe(file: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+/** Runs `file`, with `input` (when given) to read on fd 3. */
+function runProbe(file: string, args: string[], input?: Buffer): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', input ? 'pipe' : 'ignore'], env: { PATH: '/usr/bin:/bin' } });
+    if (input) (child.stdio[3] as Writable).on('error', () => undefined).end(input);
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve({ ok: false, output: error.message });

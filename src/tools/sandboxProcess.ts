@@ -2,32 +2,52 @@ import { spawn, type ChildProcess, type StdioPipe } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { listProcesses, pidNamespaceOf, sendSignal, type ProcessEntry } from './processTable';
 import type { TreeKiller } from './processTree';
+import { SECCOMP_FD } from './sandboxInvocation';
 import type { PreparedSandbox } from './sandboxLaunch';
+import { seccompProgram } from './sandboxSeccomp';
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+/** Awaited by whoever stops the sandbox, so not unref'd (see processTree.ts). */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface SandboxSpawnOptions {
   cwd: string;
-  /** stdin, stdout, stderr as for spawn (fd 3 carries bwrap's options). */
+  /** stdin, stdout, stderr as for spawn (fd 3 carries bwrap's options, fd 4 its filter). */
   stdio: [StdioPipe | 'ignore', StdioPipe, StdioPipe];
 }
 
 /**
  * Starts `program` inside a prepared sandbox: bwrap in its own process group, with the sandbox's
  * environment only (bwrap's first process inside is a copy of bwrap, so its /proc/1/environ is
- * what bwrap got), reading its mount options from fd 3.
+ * what bwrap got), reading its mount options from fd 3 and its system-call filter from fd 4
+ * (SECCOMP_FD), which it applies to every process inside, its own first one included.
  */
 export function spawnSandboxed(sandbox: PreparedSandbox, program: readonly string[], options: SandboxSpawnOptions): ChildProcess {
-  const child = spawn(sandbox.file, sandbox.args(program), {
+  let filter: Buffer | undefined;
+  let command: string[];
+  try {
+    filter = seccompProgram();
+    if (!filter) throw new Error(`Toolbelt's sandbox has no system-call filter for ${process.arch}; nothing was run.`);
+    command = sandbox.command(program);
+  } catch (error) {
+    // Nothing started: the proxy, the relay and the mount points go now.
+    void sandbox.dispose();
+    throw error;
+  }
+  const [file, ...args] = command;
+  const child = spawn(file, args, {
     cwd: options.cwd,
     detached: true,
     env: sandbox.env,
-    stdio: [...options.stdio, 'pipe'],
+    stdio: [...options.stdio, 'pipe', 'pipe'],
   });
-  const optionsPipe = child.stdio[3] as Writable | null;
-  optionsPipe?.on('error', () => undefined);
-  optionsPipe?.end(sandbox.options);
+  feed(child.stdio[3] as Writable | null, sandbox.options);
+  feed(child.stdio[SECCOMP_FD] as Writable | null, filter);
   return child;
+}
+
+function feed(pipe: Writable | null, data: Buffer): void {
+  pipe?.on('error', () => undefined);
+  pipe?.end(data);
 }
 
 /**

@@ -118,14 +118,14 @@ export function runnerEnvironment(fixture: SandboxFixture, identity: Identity): 
   };
 }
 
-/** Runs the jobs in one runner process as the identity; their results by id. */
-export function runJobs(fixture: SandboxFixture, identity: Identity, jobs: SandboxJob[]): Promise<Map<string, SandboxJobResult>> {
+/** Runs the jobs in one runner process as the identity, its environment with `env` on top; their results by id. */
+export function runJobs(fixture: SandboxFixture, identity: Identity, jobs: SandboxJob[], env: Record<string, string> = {}): Promise<Map<string, SandboxJobResult>> {
   const jobsFile = path.join(fixture.base, `jobs-${Date.now()}.json`);
   return fs.writeFile(jobsFile, JSON.stringify(jobs), { mode: 0o644 }).then(
     () =>
       new Promise((resolve, reject) => {
         const [file, ...args] = [...identity.wrap, process.execPath, fixture.runner, jobsFile];
-        const child = spawn(file, args, { cwd: fixture.base, env: runnerEnvironment(fixture, identity), stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(file, args, { cwd: fixture.base, env: { ...runnerEnvironment(fixture, identity), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         let err = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

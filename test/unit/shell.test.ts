@@ -9,7 +9,7 @@ import type { SandboxSetting } from '../../src/tools/types';
 import { sandboxAvailability } from '../../src/tools/sandbox';
 import { HeadTailBuffer, runCommand } from '../../src/tools/shell';
 import { toRecord } from '../../src/tools/toolCallLog';
-import { whyAsked } from '../../src/chat/approvals';
+import { whyAsked } from '../../src/tools/askWording';
 import { waitFor } from '../support/waitFor';
 import { contextFor, TempWorkspace, type TestContext } from '../support/workspace';
 

@@ -1,15 +1,21 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { StoreAccess } from '../tools/callGroups';
 import { CheckpointStore } from '../tools/checkpoints';
-import type { CheckpointLease } from '../tools/callGroups';
+import { isAlive } from '../tools/processTable';
+import { isInside } from '../tools/pathChecks';
+import { hideFromSandboxes } from '../tools/sandboxLaunch';
+import { UsageError } from './usage';
 
 /**
  * Where the CLI keeps a workspace's undo records and call log: outside the workspace (a workspace
  * cannot then edit its own undo records, and git never sees them), one folder per workspace under
  * `--state-dir` / TOOLBELT_STATE_DIR, else `$XDG_STATE_HOME/toolbelt` (`~/.local/state/toolbelt`;
- * `%LOCALAPPDATA%\toolbelt` on Windows).
+ * `%LOCALAPPDATA%\toolbelt` on Windows). A state folder inside the workspace is refused, the
+ * default one too (it is, when the workspace is the home folder): a command run in the workspace
+ * could plant records there that a later `toolbelt undo` would carry out.
  */
 export function stateDirFor(workspaceRoot: string, base: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const home = os.homedir();
@@ -20,64 +26,88 @@ export function stateDirFor(workspaceRoot: string, base: string | undefined, env
       : path.join(env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'toolbelt'));
   const id = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 16);
   const name = path.basename(workspaceRoot).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'workspace';
-  return path.join(root, `${name}-${id}`);
+  const dir = path.join(root, `${name}-${id}`);
+  if (isInside(realWorkspace(workspaceRoot), realExisting(dir))) {
+    const which = base === undefined ? `The default state folder ${dir}` : `The state folder ${dir}`;
+    throw new UsageError(
+      `${which} is inside the workspace ${workspaceRoot}: a command run in the workspace could forge the undo records kept there. ` +
+        'Choose a folder outside the workspace with --state-dir DIR or TOOLBELT_STATE_DIR.',
+    );
+  }
+  return dir;
+}
+
+function realWorkspace(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
+/** The path with its longest existing beginning resolved (links included). */
+function realExisting(target: string): string {
+  const rest: string[] = [];
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+    try {
+      return path.join(realpathSync(dir), ...rest);
+    } catch {
+      if (path.dirname(dir) === dir) return path.resolve(target);
+      rest.unshift(path.basename(dir));
+    }
+  }
 }
 
 export const CHECKPOINTS_FOLDER = 'checkpoints';
 const LOCK_FILE = 'lock';
 const RETRY_MS = 50;
 
+/** How long a write waits for another toolbelt process's hold on the undo records, and the clock it waits on. */
+export interface LockWait {
+  timeoutMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
 /**
- * The checkpoint store of one state folder, shared by every call group of this process and
- * guarded by a lock file against other toolbelt processes (an MCP server per agent, `toolbelt
- * undo`): the store is opened fresh (its index read again) when this process takes the lock, and
- * the lock is let go when the last group ends, so no process writes over another's records.
+ * The checkpoint store of one state folder, shared by every call group of this process. Other
+ * toolbelt processes (an MCP server per agent, `toolbelt run`, `toolbelt undo`) use it too, so each
+ * operation — recording one call's paths, ending a group, one undo — takes a lock file for its own
+ * length only, reads the index again, and lets go: a long `toolbelt run` never keeps another
+ * process's writes from being recorded. A lock held longer than `timeoutMs` makes the operation
+ * fail; a call group then says in its result that its change cannot be undone.
+ * The folder is hidden from every sandboxed process (it holds the files' earlier contents).
  */
-export class CheckpointAccess {
-  private held: { store: CheckpointStore; users: number } | undefined;
+export class CheckpointAccess implements StoreAccess {
+  private store: CheckpointStore | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
     readonly dir: string,
-    private readonly lockTimeoutMs = 30_000,
-  ) {}
-
-  lease(): Promise<CheckpointLease> {
-    return this.serial(async () => {
-      if (!this.held) {
-        await this.lock();
-        try {
-          this.held = { store: await CheckpointStore.open(path.join(this.dir, CHECKPOINTS_FOLDER)), users: 0 };
-        } catch (error) {
-          await this.unlock();
-          throw error;
-        }
-      }
-      const held = this.held;
-      held.users++;
-      let released = false;
-      return {
-        store: held.store,
-        release: () =>
-          this.serial(async () => {
-            if (released) return;
-            released = true;
-            if (--held.users > 0) return;
-            this.held = undefined;
-            await this.unlock();
-          }),
-      };
-    });
+    private readonly roots: () => readonly string[],
+    wait: LockWait = {},
+  ) {
+    this.timeoutMs = wait.timeoutMs ?? 5_000;
+    this.now = wait.now ?? Date.now;
+    this.sleep = wait.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    hideFromSandboxes(dir);
   }
 
-  /** Runs `task` with the store, holding the lock meanwhile. */
-  async withStore<T>(task: (store: CheckpointStore) => Promise<T>): Promise<T> {
-    const lease = await this.lease();
-    try {
-      return await task(lease.store as CheckpointStore);
-    } finally {
-      await lease.release();
-    }
+  /** Runs `task` with the store as the index is now, holding the lock meanwhile. */
+  withStore<T>(task: (store: CheckpointStore) => Promise<T>): Promise<T> {
+    return this.serial(async () => {
+      await this.lock();
+      try {
+        if (this.store) await this.store.reload();
+        else this.store = await CheckpointStore.open(path.join(this.dir, CHECKPOINTS_FOLDER), this.roots);
+        return await task(this.store);
+      } finally {
+        await this.unlock();
+      }
+    });
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -87,9 +117,9 @@ export class CheckpointAccess {
   }
 
   private async lock(): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, LOCK_FILE);
-    const deadline = Date.now() + this.lockTimeoutMs;
+    const deadline = this.now() + this.timeoutMs;
     for (;;) {
       try {
         await fs.writeFile(file, String(process.pid), { flag: 'wx' });
@@ -98,35 +128,29 @@ export class CheckpointAccess {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = Number.parseInt(await fs.readFile(file, 'utf8').catch(() => ''), 10);
-      if (await isStale(file, holder)) {
+      if (await this.isStale(file, holder)) {
         // A holder that died leaves nothing to wait for.
         await fs.rm(file, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`another toolbelt process (pid ${holder}) has held the undo records for ${this.lockTimeoutMs / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      if (this.now() >= deadline) throw new Error(`another toolbelt process (pid ${holder}) held the undo records for more than ${this.timeoutMs / 1000} s`);
+      await this.sleep(RETRY_MS);
     }
   }
 
   private async unlock(): Promise<void> {
     await fs.rm(path.join(this.dir, LOCK_FILE), { force: true });
   }
+
+  /** Whether a lock file is left over: its process is gone (this process never locks twice), or it never got a process id. */
+  private async isStale(file: string, pid: number): Promise<boolean> {
+    if (!Number.isInteger(pid) || pid <= 0) {
+      const stat = await fs.stat(file).catch(() => undefined);
+      return stat === undefined || Date.now() - stat.mtimeMs > TORN_LOCK_MS;
+    }
+    return pid === process.pid || !isAlive(pid);
+  }
 }
 
 /** How long a lock file may stay without a process id before it counts as torn (its writer died between create and write). */
 const TORN_LOCK_MS = 2000;
-
-/** Whether a lock file is left over: its process is gone (this process never locks twice), or it never got a process id. */
-async function isStale(file: string, pid: number): Promise<boolean> {
-  if (!Number.isInteger(pid) || pid <= 0) {
-    const stat = await fs.stat(file).catch(() => undefined);
-    return stat === undefined || Date.now() - stat.mtimeMs > TORN_LOCK_MS;
-  }
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'EPERM';
-  }
-}

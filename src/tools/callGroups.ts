@@ -2,10 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { CheckpointStore } from './checkpoints';
 import type { ChangeTarget } from './types';
 
-/** The checkpoint store for a while: `release()` once the group that asked for it has ended. */
-export interface CheckpointLease {
-  store: Pick<CheckpointStore, 'beginTurn' | 'recordPath' | 'noteSideEffect' | 'endTurn'>;
-  release(): Promise<void>;
+/** The part of the checkpoint store a call group writes. */
+export type GroupStore = Pick<CheckpointStore, 'beginTurn' | 'recordPath' | 'noteSideEffect' | 'endTurn'>;
+
+/**
+ * How call groups reach the checkpoint store: the extension's one store directly, the CLI's under
+ * a lock shared with other toolbelt processes (stateDir.ts). `withStore` fails when the store
+ * cannot be had (opened, or locked within its wait).
+ */
+export interface StoreAccess {
+  withStore<T>(task: (store: GroupStore) => Promise<T>): Promise<T>;
 }
 
 /** The undo record of one group of calls: what its calls change is recorded before they change it. */
@@ -14,60 +20,65 @@ export interface CallGroup {
   beforeChange(targets: readonly ChangeTarget[]): Promise<void>;
   /** Ends the group; one that changed nothing leaves no record. */
   end(): Promise<void>;
+  /** For the call's result: "This change cannot be undone: …" when something was changed without a record; else undefined. */
+  unrecorded(): string | undefined;
 }
 
 /**
- * Undo records for callers without chat turns (an MCP client's call, a headless run): each group
- * is a turn of its own in the checkpoint store under the caller's chat id, begun at its first
- * change, so undo takes back one group at a time. Recording never fails a call: a path that
- * could not be recorded is noted on the group as not undoable.
+ * Undo records for callers without chat turns of their own: an MCP client's call, VS Code's chat's
+ * call, an `@toolbelt` request, a `toolbelt run`. Each group is a turn of its own in the checkpoint
+ * store, begun at its first change, under the caller's chat id and alongside the caller's other
+ * groups (a client calling tools in parallel loses none of their records), so undo takes back one
+ * group at a time. Recording never stops a call; a change it could not record is named in the
+ * group's `unrecorded()` and reported through `onProblem`.
  */
 export class CallGroups {
   constructor(
-    private readonly lease: () => Promise<CheckpointLease | undefined>,
+    /** Undefined where nothing can be recorded (a window without a workspace folder). */
+    private readonly access: StoreAccess | undefined,
     private readonly onProblem: (message: string) => void = () => undefined,
   ) {}
 
   begin(chatId: string): CallGroup {
-    let begun: Promise<{ lease: CheckpointLease; turnId: string } | undefined> | undefined;
-    const start = async () => {
-      const lease = await this.lease().catch((error: unknown) => void this.onProblem(`Undo records are unavailable: ${describe(error)}`));
-      if (!lease) return undefined;
-      const turnId = `${chatId}:${randomUUID()}`;
-      try {
-        lease.store.beginTurn(turnId, chatId);
-      } catch (error) {
-        await lease.release();
-        this.onProblem(`Could not begin an undo record: ${describe(error)}`);
-        return undefined;
-      }
-      return { lease, turnId };
+    const turnId = `${chatId}:${randomUUID()}`;
+    let begun = false;
+    const unrecorded: string[] = [];
+    const missed = (what: string, reason: string) => {
+      unrecorded.push(`${what} (${reason})`);
+      this.onProblem(`${what} was changed without an undo record: ${reason}. This change cannot be undone.`);
     };
     return {
       beforeChange: async (targets) => {
-        begun ??= start();
-        const group = await begun;
-        if (!group) return;
-        for (const target of targets) {
-          try {
-            await group.lease.store.recordPath(group.turnId, target);
-          } catch (error) {
-            group.lease.store.noteSideEffect(group.turnId, `${target.display} could not be recorded for undo (${describe(error)}).`);
-            this.onProblem(`Could not record ${target.display} for undo: ${describe(error)}`);
-          }
+        const access = this.access;
+        if (!access) return missed(targets.map((t) => t.display).join(', '), 'there is no place to keep undo records here');
+        try {
+          await access.withStore(async (store) => {
+            if (!begun) {
+              store.beginTurn(turnId, chatId, { alongside: true });
+              begun = true;
+            }
+            for (const target of targets) {
+              try {
+                await store.recordPath(turnId, target);
+              } catch (error) {
+                store.noteSideEffect(turnId, `${target.display} could not be recorded for undo (${describe(error)}).`);
+                missed(target.display, describe(error));
+              }
+            }
+          });
+        } catch (error) {
+          missed(targets.map((t) => t.display).join(', '), describe(error));
         }
       },
       end: async () => {
-        const group = await begun;
-        if (!group) return;
+        if (!begun) return;
         try {
-          await group.lease.store.endTurn(group.turnId);
+          await this.access!.withStore((store) => store.endTurn(turnId));
         } catch (error) {
           this.onProblem(`Could not close an undo record: ${describe(error)}`);
-        } finally {
-          await group.lease.release();
         }
       },
+      unrecorded: () => (unrecorded.length > 0 ? `This change cannot be undone: ${unrecorded.join('; ')}.` : undefined),
     };
   }
 }

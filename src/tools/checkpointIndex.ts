@@ -8,10 +8,12 @@ import { writeFileAtomic } from './fileSystem';
  * Written atomically; an index this version cannot read is set aside, never overwritten.
  */
 
-/** One path a turn recorded: its state before the turn's first change, and signatures to compare. */
+/**
+ * One path a turn recorded: its state before the turn's first change, and signatures to compare.
+ * (Older indexes also name each path's workspace folder, `root`: undo never reads it.)
+ */
 export interface PathEntry {
   path: string;
-  root: string;
   display: string;
   before: Snapshot;
   beforeSig: string;
@@ -27,6 +29,8 @@ export interface StoredTurn {
   startedAt: number;
   endedAt?: number;
   undoneAt?: number;
+  /** The process that began the turn, while it runs: another process closes it only once that one is gone. */
+  pid?: number;
   storedBytes: number;
   notes: string[];
   entries: PathEntry[];

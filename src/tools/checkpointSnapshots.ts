@@ -139,13 +139,87 @@ export async function materialize(snapshot: Snapshot, blobs: string, abs: string
   else if (snapshot.kind === 'other') skipped.push({ path: display, reason: 'was not a file, folder or link; it cannot be restored' });
   else if (snapshot.kind === 'file' && !snapshot.stored) skipped.push({ path: display, reason: snapshot.missing ?? 'no copy was kept' });
   else if (snapshot.kind === 'file') {
+    const content = await readBlob(blobs, snapshot.hash);
     const temp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
-    await fs.copyFile(path.join(blobs, snapshot.hash), temp, constants.COPYFILE_EXCL);
-    await fs.chmod(temp, snapshot.mode);
+    await fs.writeFile(temp, content, { flag: 'wx', mode: 0o600 });
+    // Never a set-user or set-group id bit: undo may run as root.
+    await fs.chmod(temp, snapshot.mode & RESTORED_MODE_BITS);
     await fs.rename(temp, abs);
   } else if (snapshot.kind === 'dir') {
     await fs.mkdir(abs);
     for (const [name, child] of Object.entries(snapshot.children)) await materialize(child, blobs, path.join(abs, name), `${display}/${name}`, skipped);
-    await fs.chmod(abs, snapshot.mode);
+    await fs.chmod(abs, snapshot.mode & RESTORED_MODE_BITS);
   }
+}
+
+const RESTORED_MODE_BITS = 0o1777;
+
+/** Throws unless every stored copy a snapshot needs can be read as it was stored (called before anything at its path is removed). */
+export async function checkBlobs(snapshot: Snapshot, blobs: string): Promise<void> {
+  for (const file of filesOf(snapshot)) if (file.stored) await readBlob(blobs, file.hash);
+}
+
+/**
+ * A stored copy, only if it is a regular file (never through a link) whose content still hashes to
+ * its name: a copy swapped for a link to another file, or edited, is refused.
+ */
+async function readBlob(blobs: string, hash: string): Promise<Buffer> {
+  const handle = await fs.open(path.join(blobs, hash), READ_FLAGS).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(error.code === 'ELOOP' ? 'its stored copy is a link; undo does not follow it' : `its stored copy cannot be read (${error.code ?? error.message})`);
+  });
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error('its stored copy is not a file');
+    const content = await handle.readFile();
+    if (createHash('sha256').update(content).digest('hex') !== hash) throw new Error('its stored copy was changed since it was made');
+    return content;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A blob's name: the sha256 of its content, and nothing else. */
+const BLOB_NAME = /^[0-9a-f]{64}$/;
+
+/**
+ * Throws unless `value` is a snapshot this store could have written: blob names are hashes, names
+ * inside a folder are single path components, modes are permission bits. Records are read from a
+ * folder something else may have written; nothing in them is trusted before this check.
+ */
+export function checkSnapshot(value: unknown, where: string): asserts value is Snapshot {
+  const fail = (what: string): never => {
+    throw new Error(`${where}: ${what}`);
+  };
+  if (typeof value !== 'object' || value === null) fail('not a snapshot');
+  const snapshot = value as Record<string, unknown>;
+  const isMode = (mode: unknown) => Number.isInteger(mode) && (mode as number) >= 0 && (mode as number) <= 0o7777;
+  switch (snapshot.kind) {
+    case 'absent':
+      return;
+    case 'file':
+      if (!isMode(snapshot.mode)) fail('a file mode that is not permission bits');
+      if (typeof snapshot.hash !== 'string' || typeof snapshot.size !== 'number') fail('a file without hash or size');
+      if (snapshot.stored === true && !BLOB_NAME.test(snapshot.hash as string)) fail(`a stored copy named ${JSON.stringify(snapshot.hash)}, which is not a sha256`);
+      return;
+    case 'link':
+      if (typeof snapshot.target !== 'string' || snapshot.target === '' || snapshot.target.includes('\0')) fail('a link without a target');
+      return;
+    case 'other':
+      if (!isMode(snapshot.mode)) fail('a mode that is not permission bits');
+      return;
+    case 'dir': {
+      if (!isMode(snapshot.mode)) fail('a folder mode that is not permission bits');
+      if (typeof snapshot.children !== 'object' || snapshot.children === null) fail('a folder without children');
+      for (const [name, child] of Object.entries(snapshot.children as Record<string, unknown>)) {
+        if (!isPathComponent(name)) fail(`a name inside a folder that is not one path component: ${JSON.stringify(name)}`);
+        checkSnapshot(child, `${where}/${name}`);
+      }
+      return;
+    }
+    default:
+      fail(`an unknown kind ${JSON.stringify(snapshot.kind)}`);
+  }
+}
+
+function isPathComponent(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes(path.sep) && !name.includes('\0');
 }

@@ -5,6 +5,7 @@ import { undoTurnPaths, type UndoOptions, type UndoResult } from './checkpointRe
 import { filesOf, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
 import { exists, isInside } from './pathChecks';
 import type { ResolvedPath } from './workspacePaths';
+import { isAlive } from './processTable';
 
 /*
  * Per-turn checkpoints. Before a chat turn's tools change a path, the store keeps what is needed to
@@ -14,7 +15,10 @@ import type { ResolvedPath } from './workspacePaths';
  *   <dir>/index.json      every turn, its paths and their snapshots (written atomically)
  *   <dir>/blobs/<sha256>  file contents, shared between turns, deleted when no turn refers to them
  * Undo itself (comparing each path with what the turn left, and putting it back) is in
- * checkpointRestore.ts.
+ * checkpointRestore.ts. Undo writes only inside the workspace folders the store's opener serves
+ * (`roots`), whatever the index says. Several processes may share one store (the CLI's MCP servers
+ * and `toolbelt undo`, under the lock of stateDir.ts): a running turn names its process, and only
+ * that process changes it until it ends; `reload` reads what the others wrote.
  */
 
 export interface CheckpointLimits {
@@ -65,29 +69,52 @@ export class CheckpointStore {
 
   private constructor(
     readonly dir: string,
+    private readonly roots: () => readonly string[],
     readonly limits: CheckpointLimits,
     private readonly clock: () => number,
     private turnList: StoredTurn[],
   ) {}
 
-  /** Opens (or creates) the store in `dir`; closes turns a reload interrupted, then prunes. */
-  static async open(dir: string, limits: Partial<CheckpointLimits> = {}, clock: () => number = Date.now): Promise<CheckpointStore> {
-    await fs.mkdir(path.join(dir, 'blobs'), { recursive: true });
-    const store = new CheckpointStore(dir, { ...DEFAULT_CHECKPOINT_LIMITS, ...limits }, clock, await readIndex(dir));
-    for (const turn of store.turnList.filter((t) => t.endedAt === undefined)) await store.close(turn, { keepRecordedAfter: true });
+  /**
+   * Opens (or creates) the store in `dir` for a caller serving the workspace folders `roots`
+   * returns (asked at each undo); closes turns a reload interrupted, then prunes.
+   */
+  static async open(dir: string, roots: () => readonly string[], limits: Partial<CheckpointLimits> = {}, clock: () => number = Date.now): Promise<CheckpointStore> {
+    await fs.mkdir(path.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+    const store = new CheckpointStore(dir, roots, { ...DEFAULT_CHECKPOINT_LIMITS, ...limits }, clock, await readIndex(dir));
+    // This process opens a store once: a turn of its own process in the index was left by an earlier store.
+    await store.closeInterrupted((turn) => turn.pid === undefined || turn.pid === process.pid || !isAlive(turn.pid));
     store.droppedAtOpen = store.pruneNow();
     await store.save();
     await store.collectGarbage();
     return store;
   }
 
-  /** Starts recording a turn; a turn of the same chat still open is closed first. */
-  beginTurn(turnId: string, chatId: string): void {
+  /**
+   * Reads the index again (another process may have written it) and keeps this process's running
+   * turns as they are here; closes the running turns of processes that are gone.
+   */
+  reload(): Promise<void> {
+    return this.serial(async () => {
+      const own = new Map(this.turnList.filter((t) => this.isOwnRunning(t)).map((t) => [t.turnId, t]));
+      const stored = await readIndex(this.dir);
+      this.turnList = [...stored.map((t) => own.get(t.turnId) ?? t), ...[...own.values()].filter((t) => !stored.some((s) => s.turnId === t.turnId))];
+      if (await this.closeInterrupted((turn) => !this.isOwnRunning(turn) && (turn.pid === undefined || !isAlive(turn.pid)))) await this.save();
+    });
+  }
+
+  /**
+   * Starts recording a turn. A turn of the same chat still open is closed first, unless the new one
+   * runs `alongside` it (each call of a client that calls tools in parallel has a turn of its own).
+   */
+  beginTurn(turnId: string, chatId: string, options: { alongside?: boolean } = {}): void {
     if (this.turnList.some((t) => t.turnId === turnId)) throw new CheckpointError(`Turn ${turnId} already exists.`);
-    for (const open of this.turnList.filter((t) => t.chatId === chatId && t.endedAt === undefined)) {
-      this.serial(() => this.close(open).then(() => this.save())).catch(() => undefined);
+    if (!options.alongside) {
+      for (const open of this.turnList.filter((t) => t.chatId === chatId && t.endedAt === undefined)) {
+        this.serial(() => this.close(open).then(() => this.save())).catch(() => undefined);
+      }
     }
-    this.turnList.push({ turnId, chatId, startedAt: this.clock(), storedBytes: 0, notes: [], entries: [] });
+    this.turnList.push({ turnId, chatId, startedAt: this.clock(), pid: process.pid, storedBytes: 0, notes: [], entries: [] });
   }
 
   /**
@@ -109,11 +136,11 @@ export class CheckpointStore {
         const budget = { remaining: this.limits.maxTotalBytes - turn.storedBytes };
         try {
           const before = await scan(abs, this.limits.maxFileBytes, { blobs: this.blobDir, budget });
-          turn.entries.push({ path: abs, root, display, before, beforeSig: signature(before) });
+          turn.entries.push({ path: abs, display, before, beforeSig: signature(before) });
         } catch (error) {
           // The tool still runs; undo will leave this path alone and say why.
           const unsaved = `its state before the turn could not be saved (${(error as Error).message})`;
-          turn.entries.push({ path: abs, root, display, before: { kind: 'absent' }, beforeSig: 'unsaved', unsaved });
+          turn.entries.push({ path: abs, display, before: { kind: 'absent' }, beforeSig: 'unsaved', unsaved });
         }
         turn.storedBytes = this.limits.maxTotalBytes - budget.remaining;
       }
@@ -223,6 +250,17 @@ export class CheckpointStore {
     return turn;
   }
 
+  private isOwnRunning(turn: StoredTurn): boolean {
+    return turn.endedAt === undefined && turn.pid === process.pid;
+  }
+
+  /** Closes the running turns `interrupted` picks, keeping what `recordAfter` saw; whether there were any. */
+  private async closeInterrupted(interrupted: (turn: StoredTurn) => boolean): Promise<boolean> {
+    const turns = this.turnList.filter((t) => t.endedAt === undefined && interrupted(t));
+    for (const turn of turns) await this.close(turn, { keepRecordedAfter: true });
+    return turns.length > 0;
+  }
+
   private peekNext(chatId?: string): StoredTurn | undefined {
     return this.turnList.filter((t) => t.undoneAt === undefined && (chatId === undefined || t.chatId === chatId)).at(-1);
   }
@@ -252,7 +290,8 @@ export class CheckpointStore {
   }
 
   private async undo(turn: StoredTurn, options: UndoOptions): Promise<UndoResult> {
-    const { result, kept } = await undoTurnPaths(turn, { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes }, options);
+    const storage = { blobDir: this.blobDir, maxFileBytes: this.limits.maxFileBytes, roots: this.roots() };
+    const { result, kept } = await undoTurnPaths(turn, storage, options);
     turn.undoneAt = this.clock();
     turn.entries = kept;
     if (kept.length === 0) this.turnList = this.turnList.filter((t) => t !== turn);

@@ -1,23 +1,40 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { effectiveSandbox, type SandboxEngine } from './sandbox';
 import { gitProtection } from './sandboxGit';
 import { programFilesUnderTmp } from './sandboxProgramFiles';
 import { sandboxEnvironment } from './sandboxEnvironment';
-import { bwrapOptions, proxyEnvironment, sandboxedProgram, type SandboxPlan } from './sandboxInvocation';
+import { bwrapOptions, proxyEnvironment, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
 import { AllowListProxy } from './sandboxProxy';
+import { NetworkRelay } from './sandboxRelay';
+import { runtimeDirs } from './sandboxRuntimeDirs';
 import { WorkspaceScanner } from './sandboxScan';
-import { DEFAULT_SENSITIVE_GLOBS } from './sensitiveFiles';
+import { DEFAULT_SENSITIVE_GLOBS, HOME_CREDENTIAL_PATHS } from './sensitiveFiles';
 import type { SandboxSetting, ToolContext } from './types';
 
-/** Credential locations in the home folder that no sandboxed process can read. */
-export const HIDDEN_HOME_PATHS: readonly string[] = Object.freeze([
-  '.ssh', '.aws', '.gnupg', '.netrc', '.npmrc', '.config/gh', '.docker/config.json', '.kube', '.git-credentials',
-  '.config/gcloud', '.azure', '.pypirc', '.cargo/credentials', '.cargo/credentials.toml',
-]);
+/** Credential locations in the home folder that no sandboxed process can read (the sensitive-file defaults cover them too), and the CLI's default state folder. */
+export const HIDDEN_HOME_PATHS: readonly string[] = Object.freeze([...HOME_CREDENTIAL_PATHS, '.local/state/toolbelt']);
+
+/** Toolbelt's own state folders of this process: undo's copies of earlier file contents, call logs, chat history. */
+const stateFolders = new Set<string>();
+
+/**
+ * Hides one of Toolbelt's state folders from every sandboxed process started from now on. The
+ * folder is made now (mode 700), so that a process started before its first use cannot see it appear.
+ */
+export function hideFromSandboxes(folder: string): void {
+  const resolved = path.resolve(folder);
+  if (stateFolders.has(resolved)) return;
+  stateFolders.add(resolved);
+  try {
+    mkdirSync(resolved, { recursive: true, mode: 0o700 });
+  } catch {
+    // A folder that cannot be made holds nothing to hide; it is hidden once it exists.
+  }
+}
 
 /** What one sandboxed process needs to know; sandboxRequestFor builds it from a ToolContext. */
 export interface SandboxRequest {
@@ -41,12 +58,12 @@ export interface SandboxRequest {
   signal?: AbortSignal;
 }
 
-/** A sandbox ready to start: spawn `file` with `args(program)`, environment `env`, and `options` on fd 3. */
+/** A sandbox ready to start: spawn `command(program)`, environment `env`, `options` on fd 3 (see spawnSandboxed). */
 export interface PreparedSandbox {
-  file: string;
   /** bwrap's options, NUL-separated, for `--args 3`: kept off the command line however many paths there are. */
   options: Buffer;
-  args(program: readonly string[]): string[];
+  /** The whole command line: bwrap (with the allow-list, nsenter into the relay's namespaces first). */
+  command(program: readonly string[]): string[];
   env: Record<string, string>;
   network: SandboxSetting['network'];
   /** Stops the proxy and removes the mount points made for this sandbox; call once it has exited. */
@@ -67,7 +84,7 @@ const scanner = new WorkspaceScanner();
  */
 export async function prepareSandbox(request: SandboxRequest, engine: SandboxEngine): Promise<PreparedSandbox> {
   const setting = effectiveSandbox(request.setting);
-  if (setting.network === 'allowlist' && !engine.socat) throw new Error('toolbelt.sandbox.network is "allowlist", which needs socat (sudo apt-get install socat); nothing was run.');
+  if (setting.network === 'allowlist' && !(engine.socat && engine.nsenter)) throw new Error('toolbelt.sandbox.network is "allowlist", which needs socat and nsenter (sudo apt-get install socat util-linux); nothing was run.');
   const home = request.home ?? os.homedir();
   const roots = await Promise.all(request.roots.map((root) => fs.realpath(root).catch(() => root)));
   const store = await privateStore(home, roots[0] ?? request.cwd);
@@ -78,6 +95,7 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const readOnly = [...roots.map((root) => path.join(root, '.vscode')), ...scans.flatMap((scan) => scan.workspaceFiles), ...git.readOnly];
   const hiddenCandidates = [
     ...HIDDEN_HOME_PATHS.map((p) => path.join(home, p)),
+    ...stateFolders,
     ...(setting.hiddenPaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots)),
     ...scans.flatMap((scan) => scan.sensitive.map((s) => s.path)),
   ];
@@ -85,18 +103,28 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const writable = [...roots, store.folder, ...(await existing((setting.writablePaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots.slice(0, 1))))).map((e) => e.path)];
 
   const programFiles = await programFilesUnderTmp(request.programWords ?? [], writable);
+  const fixed = { TMPDIR: '/tmp', XDG_CACHE_HOME: path.join(store.folder, 'cache'), npm_config_cache: path.join(store.folder, 'npm'), ...request.fixedEnv, ...(setting.network === 'allowlist' ? proxyEnvironment() : {}) };
+  const env = sandboxEnvironment(request.sourceEnv ?? process.env, [...(setting.env ?? []), ...(request.extraEnvNames ?? [])], fixed);
+  // The host's runtime folder, and the one a server's own definition may name.
+  const runtime = await runtimeDirs([process.env.XDG_RUNTIME_DIR, request.sourceEnv?.XDG_RUNTIME_DIR], env.PATH, home, roots);
 
   const lease = await MountPointLease.acquire(uncreatable);
   let proxy: AllowListProxy | undefined;
+  let relay: NetworkRelay | undefined;
   try {
-    if (setting.network === 'allowlist') proxy = await AllowListProxy.start(setting.allowedDomains ?? []);
+    if (setting.network === 'allowlist') {
+      proxy = await AllowListProxy.start(setting.allowedDomains ?? []);
+      relay = await NetworkRelay.start({ bwrap: engine.bwrap, socat: engine.socat!, nsenter: engine.nsenter! }, proxy.socketPath, runtime.masked);
+    }
   } catch (error) {
-    await lease.release();
+    await Promise.all([proxy?.close(), lease.release()]);
     throw error;
   }
   const plan: SandboxPlan = {
     engineArgs: engine.extraArgs,
     network: setting.network,
+    masked: runtime.masked,
+    kept: runtime.kept,
     programFiles,
     writable,
     pinned: git.pinned,
@@ -104,22 +132,18 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
     hiddenFiles: hidden.filter((h) => h.kind === 'file').map((h) => h.path),
     hiddenDirs: hidden.filter((h) => h.kind === 'dir').map((h) => h.path),
     placeholders: store.placeholders,
-    proxySocket: proxy?.socketPath,
     cwd: request.cwd,
   };
-  const fixed = { TMPDIR: '/tmp', XDG_CACHE_HOME: path.join(store.folder, 'cache'), npm_config_cache: path.join(store.folder, 'npm'), ...request.fixedEnv, ...(proxy ? proxyEnvironment() : {}) };
-  const env = sandboxEnvironment(request.sourceEnv ?? process.env, [...(setting.env ?? []), ...(request.extraEnvNames ?? [])], fixed);
   let disposed = false;
   return {
-    file: engine.bwrap,
     options: Buffer.from(bwrapOptions(plan).map((a) => `${a}\0`).join('')),
-    args: (program) => ['--args', '3', '--', ...sandboxedProgram(program, setting.network, engine.socat)],
+    command: (program) => [...(relay ? relay.enter() : []), engine.bwrap, '--args', '3', '--', ...program],
     env,
     network: setting.network,
     dispose: async () => {
       if (disposed) return;
       disposed = true;
-      await Promise.all([proxy?.close(), lease.release()]);
+      await Promise.all([relay?.close().then(() => proxy?.close()), lease.release()]);
     },
   };
 }

@@ -1,54 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import { TurnCheckpoints } from '../chat/turnCheckpoints';
+import * as vscode from 'vscode';
+import { CallGroups } from '../tools/callGroups';
 import { CheckpointStore } from '../tools/checkpoints';
-import type { ChangeTarget } from '../tools/types';
+
+export type { CallGroups } from '../tools/callGroups';
 
 const stores = new Map<string, Promise<CheckpointStore>>();
 
-/** The workspace's one checkpoint store: the panel's turns and every other caller's call groups share it (one writer of its index). */
+/**
+ * The workspace's one checkpoint store: the panel's turns and every other caller's call groups share
+ * it (one writer of its index). Undo writes only inside the window's workspace folders as they are
+ * when it runs.
+ */
 export function openCheckpoints(dir: string): Promise<CheckpointStore> {
   let store = stores.get(dir);
   if (!store) {
-    store = CheckpointStore.open(dir);
+    store = CheckpointStore.open(dir, workspaceFolderPaths);
     stores.set(dir, store);
     store.catch(() => stores.delete(dir));
   }
   return store;
 }
 
-/** The undo record of one group of calls: what its calls change is recorded before they change it. */
-export interface CallGroup {
-  beforeChange(targets: readonly ChangeTarget[]): Promise<void>;
-  /** Ends the group; one that changed nothing leaves no record. */
-  end(): Promise<void>;
+function workspaceFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
 }
 
 /**
  * Undo records for callers other than the panel: one group per `@toolbelt` request, one per call
- * from VS Code's chat. Each group is a turn of its own in the checkpoint store, begun at its first
- * change, under the caller's chat id, so it never lands in the undo of a panel turn running meanwhile.
+ * from VS Code's chat, in the workspace's store (none without a storage folder).
  */
-export class CallGroups {
-  constructor(
-    private readonly dir: string | undefined,
-    private readonly onProblem: (message: string) => void,
-  ) {}
-
-  begin(chatId: string): CallGroup {
-    const dir = this.dir;
-    const turn = new TurnCheckpoints(() => (dir ? openCheckpoints(dir) : Promise.resolve(undefined)), this.onProblem);
-    let begun: Promise<void> | undefined;
-    return {
-      beforeChange: async (targets) => {
-        begun ??= turn.begin(`${chatId}:${randomUUID()}`, chatId);
-        await begun;
-        await turn.beforeChange(targets);
-      },
-      end: async () => {
-        if (!begun) return;
-        await begun;
-        await turn.end();
-      },
-    };
-  }
+export function callGroupsIn(dir: string | undefined, onProblem: (message: string) => void): CallGroups {
+  return new CallGroups(dir ? { withStore: async (task) => task(await openCheckpoints(dir)) } : undefined, onProblem);
 }

@@ -19,6 +19,8 @@ export class CheckpointBench {
   /** The fake clock's time; tests move it forward. */
   now = 0;
   readonly clock = () => this.now;
+  /** The workspace folders undo may write in: the temp workspace's. */
+  readonly roots = () => [this.ws.root];
   private registry!: ToolRegistry;
   private turnCount = 0;
 
@@ -31,7 +33,7 @@ export class CheckpointBench {
 
   /** (Re)opens the store with these limits; `store` is then the new one. */
   readonly open = async (limits: Partial<CheckpointLimits> = {}): Promise<CheckpointStore> =>
-    (this.store = await CheckpointStore.open(this.storeDir, limits, this.clock));
+    (this.store = await CheckpointStore.open(this.storeDir, this.roots, limits, this.clock));
 
   /** Runs a real file tool the way the wiring will: record every path it touches, then run it. */
   readonly tool = async (turnId: string, name: string, args: Record<string, unknown>): Promise<string> => {

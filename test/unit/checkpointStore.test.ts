@@ -77,7 +77,7 @@ describe('checkpoint store', () => {
     const d = await turn((t) => tool(t, 'write_file', { path: 'd.txt', content: 'd' }));
     assert.deepEqual(d.dropped.map((x) => [x.turnId, x.reason]), [[b.turnId, 'age'], [c.turnId, 'age']]);
     bench.now += 120_000;
-    const reopened = await CheckpointStore.open(bench.storeDir, { maxAgeMs: 60_000 }, bench.clock);
+    const reopened = await CheckpointStore.open(bench.storeDir, bench.roots, { maxAgeMs: 60_000 }, bench.clock);
     assert.deepEqual(reopened.droppedAtOpen.map((x) => [x.turnId, x.reason]), [[d.turnId, 'age']]);
     assert.deepEqual(reopened.turns(), []);
     assert.deepEqual(await fs.readdir(path.join(bench.storeDir, 'blobs')), []);
@@ -90,7 +90,7 @@ describe('checkpoint store', () => {
     });
     const index = JSON.parse(await fs.readFile(path.join(bench.storeDir, 'index.json'), 'utf8'));
     assert.equal(index.turns[0].turnId, turnId);
-    const reopened = await CheckpointStore.open(bench.storeDir, {}, bench.clock);
+    const reopened = await CheckpointStore.open(bench.storeDir, bench.roots, {}, bench.clock);
     assert.deepEqual(reopened.turns().map((t) => [t.turnId, t.paths]), [[turnId, ['keep.txt', 'notes']]]);
     const result = await reopened.undoLastTurn();
     assert.deepEqual(result?.restored, ['keep.txt', 'notes']);
@@ -101,7 +101,7 @@ describe('checkpoint store', () => {
   it('closes a turn a reload interrupted, so it can still be undone', async () => {
     bench.store.beginTurn('interrupted', 'chat-1');
     await tool('interrupted', 'write_file', { path: 'keep.txt', content: 'half way' });
-    const reopened = await CheckpointStore.open(bench.storeDir, {}, bench.clock);
+    const reopened = await CheckpointStore.open(bench.storeDir, bench.roots, {}, bench.clock);
     assert.equal(reopened.turns()[0].running, false);
     await reopened.undoLastTurn();
     assert.equal(await bench.ws.read('keep.txt'), 'keep\n');
@@ -114,7 +114,7 @@ describe('checkpoint store', () => {
     await tool('interrupted', 'write_file', { path: 'src/app.ts', content: 'agent app' });
     await bench.store.recordAfter('interrupted', bench.ws.path('src/app.ts'));
     await bench.ws.write({ 'keep.txt': 'person, before the reload' });
-    const reopened = await CheckpointStore.open(bench.storeDir, {}, bench.clock);
+    const reopened = await CheckpointStore.open(bench.storeDir, bench.roots, {}, bench.clock);
     const result = await reopened.undoLastTurn();
     assert.deepEqual([result?.restored, result?.skipped.map((s) => s.path)], [['src/app.ts'], ['keep.txt']]);
     assert.equal(await bench.ws.read('keep.txt'), 'person, before the reload');
@@ -131,7 +131,9 @@ describe('checkpoint store', () => {
     await fs.writeFile(bench.ws.path('keep.txt'), 'changed');
     await bench.store.endTurn('t');
     assert.deepEqual(bench.store.turns()[0].paths, ['other/x.txt', 'keep.txt']);
-    await bench.store.undoLastTurn();
+    // Undo writes in the folders its opener serves when it runs: both of them here.
+    const bothRoots = await CheckpointStore.open(bench.storeDir, () => [bench.ws.root, other], {}, bench.clock);
+    await bothRoots.undoLastTurn();
     assert.equal(await fs.readFile(path.join(other, 'x.txt'), 'utf8'), 'x');
     assert.equal(await bench.ws.read('keep.txt'), 'keep\n');
   });
@@ -154,7 +156,7 @@ describe('checkpoint store', () => {
   it('sets an unreadable index aside and starts empty', async () => {
     await turn((t) => tool(t, 'write_file', { path: 'keep.txt', content: 'agent' }));
     await fs.writeFile(path.join(bench.storeDir, 'index.json'), '{ not json');
-    const reopened = await CheckpointStore.open(bench.storeDir, {}, bench.clock);
+    const reopened = await CheckpointStore.open(bench.storeDir, bench.roots, {}, bench.clock);
     assert.deepEqual(reopened.turns(), []);
     assert.ok(await fs.stat(path.join(bench.storeDir, 'index.json.unreadable')));
   });

@@ -168,7 +168,7 @@ describe('checkpoint undo', () => {
     assert.equal(await bench.ws.read('keep.txt'), 'person');
     assert.equal(await fs.readFile(skip.before as string, 'utf8'), 'keep\n');
     assert.equal(await fs.readFile(skip.absolute as string, 'utf8'), 'person');
-    const reopened = await CheckpointStore.open(bench.storeDir, {}, bench.clock);
+    const reopened = await CheckpointStore.open(bench.storeDir, bench.roots, {}, bench.clock);
     assert.equal(await fs.readFile(skip.before as string, 'utf8'), 'keep\n', 'the copy outlives the undo for the diff');
     assert.deepEqual(reopened.turns()[0].undone, true);
   });

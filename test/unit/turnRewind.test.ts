@@ -42,7 +42,7 @@ describe('Regenerate, Edit & resend and Continue (the controller with a scripted
       registry: manager.registry,
       baseURL: server.openaiBaseUrl,
       setupError: () => setupError,
-      extra: { save: (conversation) => saved.push(structuredClone(conversation)), checkpoints: () => CheckpointStore.open(storage) },
+      extra: { save: (conversation) => saved.push(structuredClone(conversation)), checkpoints: () => CheckpointStore.open(storage, () => [ws.root]) },
     });
     controller = new ChatController(env);
   });

@@ -46,7 +46,7 @@ describe('Per-turn undo and write review through the chat', () => {
       save: () => undefined,
       activeTools: () => manager.registry.getEnabledSchemas().map((s) => s.function.name),
       describeModel: () => ({ provider: 'openai', model: 'm' }),
-      checkpoints: () => CheckpointStore.open(storage),
+      checkpoints: () => CheckpointStore.open(storage, () => [ws.root]),
     };
     controller = new ChatController(env);
     // The chat is the caller of its turns' calls: its confirm is what they ask.

@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sandboxAvailability } from '../../../src/tools/sandbox';
+import { builtCli } from '../../support/cliProcess';
+import { IDENTITIES } from '../../support/sandboxFixture';
+
+const SECRET = 'S3CR3T-undo-dotenv';
+
+function textOf(result: unknown): string {
+  return ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+/** Every regular file below `dir` (the store's blobs among them). */
+async function filesBelow(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+// Undo keeps the earlier content of every file a call overwrites — an overwritten .env too — in the
+// CLI's state folder. No sandboxed command may read it: `toolbelt mcp` runs as root and as uid
+// 65534, overwrites .env through write_file, then a sandboxed run_bash tries to cat the store.
+for (const identity of IDENTITIES) {
+  describe(`hostile: undo's copies are hidden from sandboxed commands (toolbelt mcp as ${identity.name})`, function () {
+    this.timeout(60_000);
+    let base: string;
+
+    before(async function () {
+      const availability = await sandboxAvailability();
+      if (!availability.available) console.log(`      no sandbox here, skipped: ${availability.detail}`);
+      if (process.platform !== 'linux' || !availability.available) this.skip();
+      if (identity.owner && (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0)) this.skip();
+    });
+    beforeEach(async () => {
+      // Under /var/tmp: the sandbox's /tmp is private, which would hide the store for the wrong reason.
+      base = await fs.mkdtemp('/var/tmp/toolbelt-undo-state-');
+      await fs.chmod(base, 0o755);
+      await fs.mkdir(path.join(base, 'workspace', '.vscode'), { recursive: true });
+      await fs.mkdir(path.join(base, 'home'));
+      await fs.writeFile(path.join(base, 'workspace', '.env'), `API_KEY=${SECRET}\n`);
+      await fs.writeFile(path.join(base, 'workspace', '.vscode', 'settings.json'), JSON.stringify({ 'toolbelt.tools.registry': [{ name: 'write_file' }, { name: 'run_bash' }] }));
+      await fs.writeFile(path.join(base, 'user.json'), JSON.stringify({ 'toolbelt.runBash.allowedCommands': ['cat', 'ls', 'echo', 'find'] }));
+      if (identity.owner) execFileSync('chown', ['-R', `${identity.owner.uid}:${identity.owner.gid}`, base]);
+    });
+    afterEach(() => fs.rm(base, { recursive: true, force: true }));
+
+    /** Overwrites .env through the MCP server, then has a sandboxed command read `stateFolder`; the command's output. */
+    async function overwriteThenRead(stateFolder: string, extra: string[]): Promise<string> {
+      const args = [builtCli(), 'mcp', '--workspace', path.join(base, 'workspace'), '--user-settings', path.join(base, 'user.json'), '--enable', 'run_bash', ...extra];
+      const [command, ...prefix] = [...identity.wrap, process.execPath];
+      const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: path.join(base, 'home'), LANG: 'C.UTF-8' };
+      const transport = new StdioClientTransport({ command, args: [...prefix, ...args], env, cwd: base, stderr: 'pipe' });
+      const client = new Client({ name: 'hostile', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: {} }));
+      await client.connect(transport);
+      try {
+        const write = await client.callTool({ name: 'write_file', arguments: { path: '.env', content: 'API_KEY=rotated\n' } });
+        assert.equal(write.isError, undefined, textOf(write));
+        const blobs = (await filesBelow(stateFolder)).filter((file) => path.basename(path.dirname(file)) === 'blobs');
+        const copies = await Promise.all(blobs.map((file) => fs.readFile(file, 'utf8')));
+        assert.ok(copies.some((copy) => copy.includes(SECRET)), `undo kept the earlier .env in ${stateFolder} (the case is real)`);
+        for (const blob of blobs) assert.equal((await fs.stat(blob)).mode & 0o777, 0o600, `${blob} is the owner's only`);
+        const read = await client.callTool({ name: 'run_bash', arguments: { command: `cat ${stateFolder}/*/checkpoints/blobs/*; find ${stateFolder} -type f; echo RAN-undo-state` } });
+        return textOf(read);
+      } finally {
+        await client.close();
+      }
+    }
+
+    it('the default state folder (~/.local/state/toolbelt) cannot be read by a sandboxed run_bash', async () => {
+      const output = await overwriteThenRead(path.join(base, 'home', '.local', 'state', 'toolbelt'), []);
+      assert.match(output, /RAN-undo-state/, 'the command ran');
+      assert.doesNotMatch(output, new RegExp(SECRET), 'the earlier .env was read from the store');
+      assert.doesNotMatch(output, /index\.json/, 'the store could be listed');
+    });
+
+    it('a state folder named with --state-dir cannot be read by a sandboxed run_bash either', async () => {
+      const stateDir = path.join(base, 'state');
+      const output = await overwriteThenRead(stateDir, ['--state-dir', stateDir]);
+      assert.match(output, /RAN-undo-state/, 'the command ran');
+      assert.doesNotMatch(output, new RegExp(SECRET), 'the earlier .env was read from the store');
+      assert.doesNotMatch(output, /index\.json/, 'the store could be listed');
+    });
+  });
+}

@@ -1,7 +1,9 @@
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_KINDS, agentConfig, mergeAgentConfig, type AgentConfig, type AgentConfigOptions } from '../cli/agentConfigs';
+import { AGENT_KINDS, agentConfig, mergeAgentConfig, type AgentConfig, type AgentConfigOptions } from '../tools/agentConfigs';
+import { readFolderFile, resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
+import type { ResolvedPath } from '../tools/workspacePaths';
 
 export const USE_IN_ANOTHER_AGENT = 'toolbelt.useInAnotherAgent';
 
@@ -29,23 +31,33 @@ export function registerOtherAgents(context: vscode.ExtensionContext, log: vscod
       await showSnippet(config);
       return { agent: config.agent, written: undefined };
     }
-    const file = path.join(folder, config.file);
-    const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
+    // The file's real path, inside the folder: a checked-in link may not lead the write elsewhere.
+    let target: ResolvedPath;
+    let existing: string | undefined;
     let merged: string;
     try {
+      target = await resolveFolderFile(folder, config.file);
+      existing = await readFolderFile(target);
       merged = mergeAgentConfig(config.agent, existing, options);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Toolbelt: ${config.file} could not take the entry: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
+      return cannotWrite(config, error);
     }
     const write = typeof agentArg === 'string' ? 'Write' : await confirmWrite(config, existing !== undefined);
     if (write !== 'Write') return undefined;
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, merged);
+    try {
+      await writeFolderFile(folder, target, merged);
+    } catch (error) {
+      return cannotWrite(config, error);
+    }
     log.info(`${config.label} now starts toolbelt mcp for ${folder} (${config.file}).`);
     void vscode.window.showInformationMessage(`Toolbelt: ${config.label} will use this workspace's tools (${config.file}). Start it in this folder; it asks before it starts a project's server.`);
-    return { agent: config.agent, written: file };
+    return { agent: config.agent, written: path.join(folder, config.file) };
   });
+}
+
+function cannotWrite(config: AgentConfig, error: unknown): undefined {
+  void vscode.window.showErrorMessage(`Toolbelt: ${config.file} could not take the entry: ${error instanceof Error ? error.message : String(error)}`);
+  return undefined;
 }
 
 /** The CLI in this extension, run by `node`, with the person's own VS Code user settings as their choices when that file exists. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
-import { agentConfig, AGENT_KINDS, mergeAgentConfig } from '../../src/cli/agentConfigs';
+import { agentConfig, AGENT_KINDS, mergeAgentConfig } from '../../src/tools/agentConfigs';
 import { parseArgs } from '../../src/cli/args';
 
 const OPTIONS = { cliPath: '/opt/toolbelt/dist/cli.js', workspace: '/home/me/my "project"' };

@@ -1,4 +1,5 @@
 import { applyEdits, modify } from 'jsonc-parser';
+import { editableJsonTree, objectMember } from '../tools/editableJson';
 
 /*
  * How other agents start `toolbelt mcp` for a workspace: the entry each one's MCP configuration
@@ -74,13 +75,16 @@ export function agentConfig(agent: AgentKind, options: AgentConfigOptions): Agen
 /**
  * The agent's configuration file with the entry added, or replaced when one of the same name is
  * there; everything else (other servers, settings, comments) is kept. `existing`: the file's text,
- * undefined when there is none. Throws when a JSON file is not an object the entry can go into.
+ * undefined when there is none. Throws UneditableJsonError, naming the line, when a JSON file is
+ * not JSON, not an object the entry can go into, or names a key twice (agents would run the other
+ * definition of the server).
  */
 export function mergeAgentConfig(agent: AgentKind, existing: string | undefined, options: AgentConfigOptions): string {
   const format = FORMATS[agent];
   const server = serverOf(options);
   if (format.format === 'toml') return mergeToml(existing ?? '', server);
   const text = existing && existing.trim() !== '' ? existing : '{}\n';
+  objectMember(text, editableJsonTree(text, format.file), format.serversKey!, format.file);
   const entry = { ...format.extra, command: server.command, args: server.args };
   const edits = modify(text, [format.serversKey!, server.name], entry, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
   const merged = applyEdits(text, edits);

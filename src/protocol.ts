@@ -333,12 +333,6 @@ export function parseAttachments(value: unknown): Attachment[] | undefined {
   return parsed;
 }
 
-// Characters that reorder or hide text (bidi overrides, zero-width marks, controls): what a
-// person approves or reads must be what runs, not what a crafted name pretends.
-// eslint-disable-next-line no-control-regex
-const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
-
-/** Shows invisible and direction-changing characters as `\u{…}` escapes; tabs and newlines stay. */
-export function revealHiddenCharacters(text: string): string {
-  return text.replace(HIDDEN_CHARACTERS, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
-}
+// What a person approves or reads must be what runs, not what a crafted name pretends: the
+// characters that reorder or hide text are shown as escapes, by the one helper the CLI uses too.
+export { revealHiddenCharacters } from './common/visibleText';

@@ -1,3 +1,5 @@
+import { terminalText } from '../common/visibleText';
+
 /** Where the CLI says what it does: stderr, so stdout stays the answer (or the MCP stream). */
 export interface CliLog {
   info(message: string): void;
@@ -5,9 +7,13 @@ export interface CliLog {
   error(message: string): void;
 }
 
-/** Lines on a stream, each starting `toolbelt:`; info only when `verbose`. */
+/**
+ * Lines on a stream, each starting `toolbelt:`; info only when `verbose`. Messages carry names
+ * from elsewhere (servers, clients, tools): their hidden characters are shown as escapes, and the
+ * lines after a message's first are indented, so no message forges a `toolbelt:` line.
+ */
 export function streamLog(stream: { write(text: string): unknown }, verbose: boolean): CliLog {
-  const line = (level: string, message: string) => void stream.write(`toolbelt: ${level}${message}\n`);
+  const line = (level: string, message: string) => void stream.write(`toolbelt: ${level}${terminalText(message).replace(/\r?\n/g, '$&  ')}\n`);
   return {
     info: (message) => verbose && line('', message),
     warn: (message) => line('warning: ', message),

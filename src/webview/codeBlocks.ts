@@ -1,6 +1,6 @@
 import type { WebviewMessage } from '../protocol';
 import './codeBlocks.css';
-import { resolveLanguage } from './languages';
+import { resolveLanguage } from '../common/languages';
 import { pathLabel } from './pathLabel';
 
 /** The messages a code block's buttons send. */

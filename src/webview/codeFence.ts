@@ -2,9 +2,9 @@
 // attributes (for the header codeBlocks.ts adds) and highlighted code. Pure: an HTML string that
 // markdown.ts then sanitizes.
 import type MarkdownIt from 'markdown-it';
-import { parseFenceInfo, pathFromFirstLine, pathFromLineBefore } from './fenceInfo';
+import { parseFenceInfo, pathFromFirstLine, pathFromLineBefore } from '../common/fenceInfo';
 import { highlightCode } from './highlight';
-import { resolveLanguage } from './languages';
+import { resolveLanguage } from '../common/languages';
 
 type Token = MarkdownIt.Token;
 

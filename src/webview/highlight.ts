@@ -27,7 +27,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
-import { CODE_LANGUAGES, resolveLanguage, type CodeLanguage } from './languages';
+import { CODE_LANGUAGES, resolveLanguage, type CodeLanguage } from '../common/languages';
 
 const GRAMMARS = { bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, makefile, markdown, plaintext, powershell, python, ruby, rust, shell, sql, typescript, xml, yaml };
 for (const [name, grammar] of Object.entries(GRAMMARS)) hljs.registerLanguage(name, grammar);

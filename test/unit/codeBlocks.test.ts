@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { parseFenceInfo, pathFromFirstLine, pathFromLineBefore } from '../../src/webview/fenceInfo';
+import { parseFenceInfo, pathFromFirstLine, pathFromLineBefore } from '../../src/common/fenceInfo';
 import { highlightCode, MAX_GUESS_CHARS, MAX_HIGHLIGHT_CHARS } from '../../src/webview/highlight';
-import { CODE_LANGUAGES, languageOfPath, resolveLanguage, suggestedFileName } from '../../src/webview/languages';
+import { CODE_LANGUAGES, languageOfPath, resolveLanguage, suggestedFileName } from '../../src/common/languages';
 import { parseWebviewMessage, MAX_CODE_CHARS } from '../../src/protocol';
 
 describe('Code blocks: languages a fence names', () => {

@@ -1,4 +1,6 @@
-import { canonicalJson, definitionHash } from '../tools/mcp/definitionHash';
+import * as path from 'node:path';
+import { canonicalJson } from '../tools/canonicalJson';
+import { definitionHash } from '../tools/mcp/definitionHash';
 import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
 import type { SandboxRequest } from '../tools/sandboxLaunch';
 import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp/mcpConfig';
@@ -8,6 +10,7 @@ import type { ToolManager } from '../tools/toolManager';
 import type { CliLog } from './cliLog';
 import type { LiveSettings } from './liveSettings';
 import type { PersonChoices } from './personChoices';
+import { terminalJson } from '../common/visibleText';
 
 export const MCP_SERVERS_SETTING = 'toolbelt.mcp.servers';
 
@@ -58,6 +61,8 @@ export class CliMcpServers {
         this.log.warn(`--approve-server ${name}: neither ${GOVERNED_MCP_ORIGIN} nor ${MCP_JSON_ORIGIN} defines a server of that name.`);
         continue;
       }
+      // The person approves what they can read: the definition as it stands, said before it is pinned.
+      this.log.warn(`--approve-server ${terminalJson(name)} approves ${definitionText(definition.server)}`);
       const envFileText = await readEnvFileText(definition.server, this.variables()).catch(() => undefined);
       this.pins.set(name, definitionHash(definition.server, envFileText));
     }
@@ -132,6 +137,7 @@ export class CliMcpServers {
   private variables(): McpVariableContext {
     return {
       workspaceFolder: this.settings.root,
+      ...(this.choices.userSettingsFile && { personalFolder: path.dirname(this.choices.userSettingsFile) }),
       resolveInput: async (input) => process.env[inputVariable(input.id)] ?? undefined,
     };
   }
@@ -143,6 +149,16 @@ export class CliMcpServers {
     entry.registration.dispose();
     await entry.source.stop().catch((error: unknown) => this.log.warn(`MCP server "${name}" did not stop cleanly: ${String(error)}`));
   }
+}
+
+/** One line: where a server is defined and what it runs (or reaches), every value quoted; variables' values are never shown, only their names. */
+function definitionText(server: McpServerConfig): string {
+  const list = (values: readonly string[]) => `[${values.map((value) => terminalJson(value)).join(', ')}]`;
+  if (server.type !== 'stdio') return `the ${server.origin} server: ${server.type} ${terminalJson(server.url)}, headers ${list(Object.keys(server.headers))}.`;
+  const parts = [`command ${terminalJson(server.command)}`, `args ${list(server.args)}`, `env names ${list(Object.keys(server.env))}`];
+  if (server.envFile !== undefined) parts.push(`envFile ${terminalJson(server.envFile)}`);
+  if (server.cwd !== undefined) parts.push(`cwd ${terminalJson(server.cwd)}`);
+  return `the ${server.origin} server: ${parts.join(', ')}.`;
 }
 
 function definition(server: McpServerConfig, inputs: readonly McpInputDefinition[]): Definition {

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ElicitRequestFormParams, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCaller } from '../tools/caller';
 import { ToolRefusedError } from '../tools/toolErrors';
 import type { ConfirmationRequest, ToolRisk } from '../tools/types';
@@ -10,6 +10,18 @@ import type { CliWorkspace } from './cliWorkspace';
 
 /** How long a person has to answer a question in their MCP client (the SDK's default is a minute). */
 const ASK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The one answer that lets a call run. The question is a form with one required choice and no
+ * default, so a client (or a hook in it) that accepts every form as it comes — empty — approves
+ * nothing: only an answer that names this choice does.
+ */
+const ALLOW_ONCE = 'Allow once';
+const APPROVAL_FORM: ElicitRequestFormParams['requestedSchema'] = {
+  type: 'object',
+  properties: { decision: { type: 'string', title: 'Your decision', enum: [ALLOW_ONCE, 'Deny'] } },
+  required: ['decision'],
+};
 
 /** What an MCP client reads of a tool's risk: a hint only; the policy decides each call. */
 export function annotationsFor(risk: ToolRisk): ToolAnnotations {
@@ -107,7 +119,9 @@ export class ToolbeltMcpServer {
     };
     try {
       const result = await this.workspace.manager.registry.run(name, args, { signal, caller });
-      return { content: [{ type: 'text', text: result.text }], ...(result.status === 'ok' ? {} : { isError: true }) };
+      const unrecorded = group.unrecorded();
+      const text = unrecorded ? `${result.text}\n\n${unrecorded}` : result.text;
+      return { content: [{ type: 'text', text }], ...(result.status === 'ok' ? {} : { isError: true }) };
     } finally {
       await group.end();
     }
@@ -120,14 +134,15 @@ export class ToolbeltMcpServer {
     if (!canAsk) throw new ToolRefusedError(cannotAskRefusal(request));
     try {
       const answer = await this.server.elicitInput(
-        { mode: 'form', message: elicitationMessage(request), requestedSchema: { type: 'object', properties: {} } },
+        { mode: 'form', message: elicitationMessage(request), requestedSchema: APPROVAL_FORM },
         { signal: request.signal, timeout: ASK_TIMEOUT_MS },
       );
-      this.options.log.info(`${this.clientName}: ${request.summary}: ${answer.action}`);
-      return answer.action === 'accept';
+      const allowed = answer.action === 'accept' && answer.content?.decision === ALLOW_ONCE;
+      this.options.log.info(`${this.clientName}: ${request.summary}: ${answer.action}${answer.action === 'accept' ? ` (${allowed ? ALLOW_ONCE : 'no choice of "Allow once": refused'})` : ''}`);
+      return allowed;
     } catch (error) {
       if (request.signal?.aborted) throw error;
-      throw new ToolRefusedError(`Refused: ${request.summary}: the MCP client could not ask the person (${(error as Error).message}). Nothing was done.`);
+      throw new ToolRefusedError(`Refused: ${request.summary}: no answer of the MCP client chose "${ALLOW_ONCE}" (${(error as Error).message}). Nothing was done.`);
     }
   }
 

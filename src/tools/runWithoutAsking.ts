@@ -1,5 +1,6 @@
 import { toolDefinitionHash } from './mcp/definitionHash';
 import type { ExternalCatalogTool } from './toolCatalog';
+import { modelNameFor } from './toolNames';
 
 /**
  * Where the person's "run without asking" choices live (the extension keeps them per workspace),
@@ -13,16 +14,23 @@ export interface ApprovalStore {
 }
 
 /**
- * Choices made before any definition is known (`toolbelt --run-without-asking NAME`): each named
- * tool runs without asking in the definition it has when first listed; a later change asks again.
+ * Choices made before any definition is known (`toolbelt --run-without-asking NAME`, NAME a
+ * catalog name or the name the model sees): each grant holds for the one tool it first matches, in
+ * the definition that tool has when first listed. A later change asks again, and so does another
+ * tool that comes to match the same grant (`srv/x_y` renamed `srv/x.y`: both are `srv_x_y` to a
+ * model), since the grant was given for the tool listed, not for the name.
  */
-export function approvedOnFirstSight(isNamed: (name: string) => boolean): ApprovalStore {
-  const pinned = new Map<string, string>();
+export function approvedOnFirstSight(grants: ReadonlySet<string>): ApprovalStore {
+  const pinned = new Map<string, { name: string; definitionHash: string }>();
   return {
     get: (name, definitionHash) => {
-      if (!isNamed(name)) return undefined;
-      if (!pinned.has(name) && definitionHash !== undefined) pinned.set(name, definitionHash);
-      return pinned.get(name) ?? 'chosen before the tool was listed';
+      const matching = [...grants].filter((grant) => grant === name || grant === modelNameFor(name));
+      if (matching.length === 0) return undefined;
+      if (definitionHash !== undefined) for (const grant of matching) if (!pinned.has(grant)) pinned.set(grant, { name, definitionHash });
+      const pins = matching.flatMap((grant) => pinned.get(grant) ?? []);
+      const own = pins.filter((pin) => pin.name === name);
+      if (own.length === 0) return pins.length > 0 ? 'chosen for another tool of that name' : 'chosen before the tool was listed';
+      return (own.find((pin) => pin.definitionHash === definitionHash) ?? own[0]).definitionHash;
     },
     set: () => undefined,
   };

@@ -61,7 +61,7 @@ describe('toolbelt mcp: a real MCP SDK client against node dist/cli.js mcp', fun
 
   it('asks through elicitation and acts on the answer: accepted writes the protected file, declined leaves it unwritten', async () => {
     let answer: 'accept' | 'decline' = 'accept';
-    connection = await connectToolbeltMcp(fixture.args(), { answer: () => ({ action: answer, content: {} }) });
+    connection = await connectToolbeltMcp(fixture.args(), { answer: () => ({ action: answer, content: { decision: 'Allow once' } }) });
     const accepted = await connection.client.callTool({ name: 'write_file', arguments: { path: '.vscode/tasks.json', content: '{}' } });
     assert.equal(accepted.isError, undefined, textOf(accepted));
     assert.equal(await fixture.ws.read('.vscode/tasks.json'), '{}');
@@ -153,7 +153,7 @@ describe("toolbelt mcp: a workspace's MCP server proxied through the same policy
   });
 
   it('serves <server>/<tool> under the name the model sees, and each call asks first', async () => {
-    connection = await connectToolbeltMcp(fixture.args('--approve-server', 'fixture'), { answer: () => ({ action: 'accept', content: {} }) });
+    connection = await connectToolbeltMcp(fixture.args('--approve-server', 'fixture'), { answer: () => ({ action: 'accept', content: { decision: 'Allow once' } }) });
     const tools = (await connection.client.listTools()).tools;
     const echo = tools.find((t) => t.name === 'fixture_echo');
     assert.ok(echo, JSON.stringify(tools.map((t) => t.name)));

@@ -136,6 +136,24 @@ describe('MessageReader', () => {
     assert.ok(got.malformed[0].length < 250);
   });
 
+  it('stops at the chunk that takes a line past stopMessageBytes, newline or not, and reads nothing after it', () => {
+    const stops: number[] = [];
+    const messages: unknown[] = [];
+    const r = new MessageReader(
+      { maxMessageBytes: 1024, stopMessageBytes: 4096, oversized: { stringChars: 100, keptChars: 1024, depth: 8 } },
+      { message: (m) => messages.push(m), malformed: () => undefined, overLimit: (bytes) => stops.push(bytes) },
+    );
+    r.push(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","method":"x","params":{"t":"'));
+    r.push(Buffer.alloc(3000, 'x'));
+    assert.deepEqual(stops, [], 'under the limit it is read on');
+    r.push(Buffer.alloc(3000, 'x'));
+    assert.equal(stops.length, 1);
+    assert.ok(stops[0] > 4096 && stops[0] < 7000, String(stops[0]));
+    r.push(Buffer.from('"}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n'));
+    assert.deepEqual(stops.length, 1);
+    assert.deepEqual(messages, [{ jsonrpc: '2.0', id: 1, result: {} }], 'nothing after the limit is delivered');
+  });
+
   it('drops a server’s own claim that Toolbelt cut its message', () => {
     const { r, got } = reader(1024);
     r.push(Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"_meta":{"${CUT_META_KEY}":{"bytes":1},"other":1}}}\n`));

@@ -30,6 +30,8 @@ export interface ChildTransportOptions {
   maxMessageBytes?: number;
   /** A message over maxMessageBytes arrived, and what of it was left out. */
   onOversized?(cut: MessageCut): void;
+  /** A line past this size stops the server as soon as it crosses it (default 32 MB; messageReader.ts). */
+  stopMessageBytes?: number;
   /** How long stop waits after closing stdin, and again after SIGTERM, before escalating (default 2 s). */
   killGraceMs?: number;
   /** Use this containment instead of the detected one (tests force 'process-group'). */
@@ -40,6 +42,8 @@ export interface ChildTransportOptions {
 
 /** Marks every process a server starts, so a child that leaves the process group is still found. */
 const MARKER_VARIABLE = 'TOOLBELT_MCP_RUN_ID';
+/** A line past this size stops the server as soon as it crosses it (mcpLimits.ts stopMessageBytes). */
+export const DEFAULT_STOP_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** What of an oversized message is kept: more than any cap after it (output 30,000, description 2,048 characters). */
 export const OVERSIZED_LIMITS: Readonly<BoundedJsonLimits> = Object.freeze({ stringChars: 256 * 1024, keptChars: 4 * 1024 * 1024, depth: 64 });
 
@@ -58,6 +62,8 @@ export class ChildProcessTransport implements Transport {
 
   /** How the process ended; set before onclose fires. */
   exit: ChildExit | undefined;
+  /** Why Toolbelt stopped the server on its own (a message over the limit); set before onclose fires. */
+  stoppedBecause: string | undefined;
   private child: ChildProcess | undefined;
   private killer: TreeKiller | undefined;
   private started = false;
@@ -67,6 +73,8 @@ export class ChildProcessTransport implements Transport {
   private allowListedEnv: Record<string, string> | undefined;
   private readonly reader: MessageReader;
   private closing: Promise<void> | undefined;
+  /** Settles once the process exists (or could not be made); stop waits for it, so a start in flight is stopped too. */
+  private spawning: Promise<void> | undefined;
   private closed = false;
   private spawnFailed = false;
   private readonly exited: Promise<void>;
@@ -78,9 +86,15 @@ export class ChildProcessTransport implements Transport {
   ) {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
     const maxMessageBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+    const stopMessageBytes = Math.max(options.stopMessageBytes ?? DEFAULT_STOP_MESSAGE_BYTES, maxMessageBytes);
     this.reader = new MessageReader(
-      { maxMessageBytes, oversized: { ...OVERSIZED_LIMITS, keptChars: maxMessageBytes } },
-      { message: (message) => this.onmessage?.(message), malformed: (line) => this.options.onMalformed(line), oversized: (cut) => this.options.onOversized?.(cut) },
+      { maxMessageBytes, stopMessageBytes, oversized: { ...OVERSIZED_LIMITS, keptChars: maxMessageBytes } },
+      {
+        message: (message) => this.onmessage?.(message),
+        malformed: (line) => this.options.onMalformed(line),
+        oversized: (cut) => this.options.onOversized?.(cut),
+        overLimit: () => this.stopOverLimit(stopMessageBytes),
+      },
     );
   }
 
@@ -93,45 +107,58 @@ export class ChildProcessTransport implements Transport {
     this.started = true;
     const marker = randomUUID();
     const cwd = this.launch.cwd ?? this.options.sandbox?.roots[0] ?? process.cwd();
-    const spawned = await this.spawn(marker, cwd).catch((error: NodeJS.ErrnoException) => {
+    const spawning = this.spawn(marker, cwd);
+    this.spawning = spawning.then(
+      () => undefined,
+      () => undefined,
+    );
+    await spawning.catch((error: NodeJS.ErrnoException) => {
       this.spawnFailed = true;
       this.markExited();
       throw new Error(error.code ? this.spawnError(error) : error.message);
     });
-    return new Promise((resolve, reject) => {
-      const { child } = spawned;
-      this.child = child;
-      this.killer = spawned.killer;
-      child.once('spawn', () => {
-        if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
-        resolve();
+    // close() came while the sandbox or the namespace was being prepared: it stops the process made
+    // since (stopTree waits for the spawn), and the start fails instead of serving.
+    if (this.closing) throw new Error('The MCP server was stopped while it was starting.');
+  }
+
+  /**
+   * Spawns the server and listens to it at once. Whether it started is read from the process
+   * itself (a pid means it runs), not from the 'spawn' event of a later tick, which an await
+   * between the spawn and the listener could let pass unheard: a start that never settles.
+   */
+  private async spawn(marker: string, cwd: string): Promise<void> {
+    const { child, killer } = await this.spawnContained(marker, cwd);
+    this.child = child;
+    this.killer = killer;
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.options.onStderr(chunk));
+    child.once('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.markExited();
+      // Let stdout drain before telling the client, but never wait on a pipe a grandchild holds.
+      // Not unref'd: whoever awaits the start or a call waits on this (see delay below).
+      const timer = setTimeout(() => this.finish(), 500);
+      child.once('close', () => {
+        clearTimeout(timer);
+        this.finish();
       });
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        if (child.pid === undefined) {
-          this.spawnFailed = true;
-          this.markExited();
-          reject(new Error(this.spawnError(error)));
-        } else this.onerror?.(new Error(this.spawnError(error)));
-      });
-      child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => this.reader.push(chunk));
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.options.onStderr(chunk));
-      child.once('exit', (code, signal) => {
-        this.exit = { code, signal };
-        this.markExited();
-        // Let stdout drain before telling the client, but never wait on a pipe a grandchild holds.
-        const timer = setTimeout(() => this.finish(), 500);
-        timer.unref();
-        child.once('close', () => {
-          clearTimeout(timer);
-          this.finish();
-        });
-      });
+    });
+    if (child.pid !== undefined) {
+      child.on('error', (error: NodeJS.ErrnoException) => this.onerror?.(new Error(this.spawnError(error))));
+      this.options.onSpawn?.(child.pid);
+      return;
+    }
+    // No pid: the spawn failed, and Node says why on a later tick ('error', then 'close').
+    await new Promise<never>((_resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', () => reject(new Error(`cannot start ${this.launch.command}`)));
     });
   }
 
   /** In the sandbox when one is to be used; otherwise as serverProcess.ts contains it. */
-  private async spawn(marker: string, cwd: string): Promise<ServerProcess> {
+  private async spawnContained(marker: string, cwd: string): Promise<ServerProcess> {
     const sandbox = await this.prepareSandbox(marker, cwd);
     if (sandbox) {
       const child = spawnSandboxed(sandbox, [this.launch.command, ...this.launch.args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -182,7 +209,18 @@ export class ChildProcessTransport implements Transport {
     return this.closing;
   }
 
+  /** A line crossed the hard limit: nothing more is read, and the server is stopped now (not at a timeout). */
+  private stopOverLimit(limit: number): void {
+    if (this.stoppedBecause) return;
+    this.stoppedBecause = `sent a message over the ${Math.round(limit / (1024 * 1024))} MB limit; it was stopped`;
+    // The server's further writes fail (EPIPE) instead of piling up in the pipe.
+    this.child?.stdout?.destroy();
+    this.onerror?.(new Error(`the server ${this.stoppedBecause}.`));
+    void this.close();
+  }
+
   private async stopTree(): Promise<void> {
+    await this.spawning;
     const grace = this.options.killGraceMs ?? 2000;
     const child = this.child;
     const running = () => child !== undefined && !this.exit && !this.spawnFailed;
@@ -221,4 +259,9 @@ export class ChildProcessTransport implements Transport {
   }
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+/**
+ * A wait someone awaits (a start's failure cleanup, stop()) keeps the event loop alive: an unref'd
+ * timer there leaves a process with nothing else to do (a test runner, the CLI) an empty loop and
+ * a promise nobody settles, so stop() and the start that failed never return.
+ */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

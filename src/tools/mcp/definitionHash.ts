@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonicalJson';
 import type { McpServerConfig } from './mcpConfig';
 
 /**
@@ -31,16 +32,4 @@ export function definitionHash(server: McpServerConfig, envFileText?: string): s
  */
 export function toolDefinitionHash(tool: { toolName: string; description: string; parameters: unknown }): string {
   return createHash('sha256').update(canonicalJson({ name: tool.toolName, description: tool.description, parameters: tool.parameters })).digest('hex');
-}
-
-/** JSON with object keys sorted at every level, so key order never changes the hash. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }

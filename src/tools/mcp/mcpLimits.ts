@@ -30,6 +30,8 @@ export interface McpLimits {
   killGraceMs: number;
   /** A JSON-RPC message up to this size is parsed whole; a larger one is read as it arrives, keeping about this much (messageReader.ts). */
   maxMessageBytes: number;
+  /** A line past this size stops the server as soon as it crosses it, whatever it holds. */
+  stopMessageBytes: number;
 }
 
 export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
@@ -46,4 +48,5 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   stderrLineChars: 1_000,
   killGraceMs: 2_000,
   maxMessageBytes: 4 * 1024 * 1024,
+  stopMessageBytes: 32 * 1024 * 1024,
 });

@@ -219,6 +219,7 @@ export class McpServerSource implements ToolSource {
           ),
         killGraceMs: this.limits.killGraceMs,
         maxMessageBytes: this.limits.maxMessageBytes,
+        stopMessageBytes: this.limits.stopMessageBytes,
         isolation: this.options.isolation,
       });
       const client = sdk.createClient(info, () => this.onToolsChanged(session));
@@ -307,6 +308,7 @@ export class McpServerSource implements ToolSource {
 
   private startFailure(error: unknown, session: Session | undefined): string {
     const message = (error as Error).message ?? String(error);
+    if (session?.child?.stoppedBecause) return session.child.stoppedBecause;
     if (/timed out/i.test(message) && session) return `did not answer initialize within ${seconds(this.limits.initializeTimeoutMs)} s`;
     if (session?.child?.exit) return `${this.endReason(session)} before it was ready`;
     return message.replace(/^MCP server "[^"]*":\s*/, '');
@@ -315,6 +317,8 @@ export class McpServerSource implements ToolSource {
   private endReason(session: Session): string {
     const exit: ChildExit | undefined = session.child?.exit;
     if (!session.child) return 'the connection closed';
+    // Toolbelt stopped it: what the server wrote as it went down (EPIPE) is not the reason.
+    if (session.child.stoppedBecause) return session.child.stoppedBecause;
     const how = !exit ? 'the connection closed' : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const tail = session.stderr?.recent().slice(-3) ?? [];
     return tail.length ? `${how}; stderr: ${tail.join(' | ')}` : how;

@@ -1,13 +1,16 @@
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isInside } from '../pathChecks';
 import { parseDotenv } from './dotenv';
-import type { McpInputDefinition, McpServerConfig } from './mcpConfig';
+import { USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from './mcpConfig';
 
 /** What `${…}` variables in a server definition resolve against. */
 export interface McpVariableContext {
-  /** `${workspaceFolder}`; also where a relative `envFile` and `cwd` are found. */
+  /** `${workspaceFolder}`; also where a relative `envFile` and `cwd` are found, and where an `envFile` must be. */
   workspaceFolder?: string;
+  /** The folder of the person's own settings: a server defined there (USER_SETTINGS_ORIGIN) may keep its `envFile` in it too. */
+  personalFolder?: string;
   /** `${env:NAME}` and the environment a stdio server inherits; `process.env` when absent. */
   env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -22,6 +25,9 @@ export type ResolvedMcpServer =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { type: 'http' | 'sse'; url: URL; headers: Record<string, string> };
 
+/** An environment file larger than this is refused, not read. */
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
+
 const VARIABLE = /\$\{([^}]*)\}/g;
 
 /** Replaces every variable except `${input:…}`, which stays as written. */
@@ -32,15 +38,40 @@ export function substituteStatic(value: string, context: McpVariableContext, whe
   });
 }
 
-/** The text of a stdio server's `envFile` (undefined when it has none); a missing file is an error naming it. */
+/**
+ * The text of a stdio server's `envFile` (undefined when it has none). The file must be inside the
+ * workspace, or, for a server the person defined in their own settings, inside their settings
+ * folder (links resolved): a workspace's definition must not carry `~/.aws/credentials` into a
+ * server's environment. A file elsewhere, or one that cannot be read, is an error naming it.
+ */
 export async function readEnvFileText(server: McpServerConfig, context: McpVariableContext): Promise<string | undefined> {
   if (server.type !== 'stdio' || !server.envFile) return undefined;
   const where = `MCP server "${server.name}"`;
   const file = inWorkspace(substituteStatic(server.envFile, context, where), context);
+  const folders = [context.workspaceFolder, ...(server.origin === USER_SETTINGS_ORIGIN ? [context.personalFolder] : [])].filter((f): f is string => f !== undefined);
+  const allowed = server.origin === USER_SETTINGS_ORIGIN ? 'the workspace or the folder of your settings' : 'the workspace';
   try {
-    return await fs.readFile(file, 'utf8');
+    const real = await fs.realpath(file);
+    const realFolders = await Promise.all(folders.map((folder) => fs.realpath(folder).catch(() => undefined)));
+    if (!realFolders.some((folder) => folder !== undefined && isInside(folder, real))) {
+      throw new Error(`${where}: "envFile" ${file} is outside ${allowed}; it was not read. Keep the server's environment file in ${allowed}.`);
+    }
+    // Non-blocking: a FIFO named as the file must not hold the start up.
+    const handle = await fs.open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      // What was opened must be what was checked: a link swapped in meanwhile is refused.
+      const again = await fs.realpath(file);
+      const [opened, named] = await Promise.all([handle.stat(), fs.stat(again)]);
+      if (again !== real || opened.dev !== named.dev || opened.ino !== named.ino) throw new Error(`${where}: "envFile" ${file} changed while it was read; it was not used.`);
+      if (!opened.isFile()) throw new Error(`${where}: "envFile" ${file} is not a file.`);
+      if (opened.size > MAX_ENV_FILE_BYTES) throw new Error(`${where}: "envFile" ${file} is ${opened.size} bytes; an environment file of up to ${MAX_ENV_FILE_BYTES} bytes is read.`);
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    throw new Error(`${where}: cannot read "envFile" ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    if (!(error as NodeJS.ErrnoException).code) throw error;
+    throw new Error(`${where}: cannot read "envFile" ${file}: ${(error as NodeJS.ErrnoException).code}.`);
   }
 }
 

@@ -13,6 +13,8 @@ export interface MessageCut extends JsonCuts {
 export interface MessageReaderOptions {
   /** A line up to this size is parsed whole; a longer one is read as it arrives, within `oversized`. */
   maxMessageBytes: number;
+  /** A line past this size is not read on: the reader stops and says so (`overLimit`). */
+  stopMessageBytes?: number;
   oversized: BoundedJsonLimits;
 }
 
@@ -22,6 +24,8 @@ export interface MessageHandlers {
   malformed(line: string): void;
   /** A message over maxMessageBytes was read, and what of it was left out. */
   oversized?(cut: MessageCut): void;
+  /** A line crossed stopMessageBytes: nothing after it is read (the caller stops the server). */
+  overLimit?(bytes: number): void;
 }
 
 const NEWLINE = 0x0a;
@@ -39,12 +43,14 @@ interface BoundedLine {
  * Splits a server's stdout into newline-delimited JSON-RPC messages. A message larger than
  * maxMessageBytes is not buffered whole: from that size on it is parsed as it arrives, strings cut
  * and items dropped within `oversized`, and it still answers its request — so a 50 MB result is
- * cut rather than ending the connection, and memory stays near maxMessageBytes.
+ * cut rather than ending the connection, and memory stays near maxMessageBytes. A line past
+ * stopMessageBytes ends the reading at the chunk that crosses it, newline or not.
  */
 export class MessageReader {
   private chunks: Buffer[] = [];
   private lineBytes = 0;
   private bounded: BoundedLine | undefined;
+  private stopped = false;
 
   constructor(
     private readonly options: MessageReaderOptions,
@@ -53,7 +59,7 @@ export class MessageReader {
 
   push(chunk: Buffer): void {
     let start = 0;
-    while (start < chunk.length) {
+    while (start < chunk.length && !this.stopped) {
       const newline = chunk.indexOf(NEWLINE, start);
       this.take(chunk.subarray(start, newline === -1 ? chunk.length : newline));
       if (newline === -1) return;
@@ -65,6 +71,7 @@ export class MessageReader {
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
     this.lineBytes += piece.length;
+    if (this.options.stopMessageBytes !== undefined && this.lineBytes > this.options.stopMessageBytes) return this.stop();
     if (this.bounded) return this.feed(this.bounded, piece);
     this.chunks.push(piece);
     if (this.lineBytes <= this.options.maxMessageBytes) return;
@@ -88,7 +95,16 @@ export class MessageReader {
     }
   }
 
+  private stop(): void {
+    const bytes = this.lineBytes;
+    this.stopped = true;
+    this.chunks = [];
+    this.bounded = undefined;
+    this.handlers.overLimit?.(bytes);
+  }
+
   private endLine(): void {
+    if (this.stopped) return;
     const { bounded, chunks, lineBytes } = this;
     this.chunks = [];
     this.lineBytes = 0;

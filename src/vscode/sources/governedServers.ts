@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { definesServer, GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN, moveServerToGoverned } from '../../tools/mcp/governedConfig';
+import { GOVERNED_MCP_ORIGIN, moveServerInFolder } from '../../tools/mcp/governedConfig';
 import type { McpServers } from './mcpServers';
 import { serverNameOf } from './mcpCommands';
 import { governancePath } from './sourceTree';
@@ -31,17 +31,10 @@ export function registerGovernedServers(context: vscode.ExtensionContext, server
   return vscode.Disposable.from(vscode.commands.registerCommand(GOVERN_SERVER, govern), servers.onDidLoad(offer));
 }
 
-/** Writes the server into Toolbelt's file, then takes it out of VS Code's (a copy left behind loses to Toolbelt's). */
+/** Moves the server from the first folder whose .vscode/mcp.json defines it into Toolbelt's file there. */
 async function moveToGoverned(name: string): Promise<boolean> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const mcpJson = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-    const text = await readText(mcpJson);
-    if (text === undefined || !definesServer(text, name)) continue;
-    const governedUri = vscode.Uri.joinPath(folder.uri, '.vscode', GOVERNED_MCP_FILE);
-    const moved = moveServerToGoverned(text, await readText(governedUri), name);
-    await vscode.workspace.fs.writeFile(governedUri, new TextEncoder().encode(moved.governed));
-    await vscode.workspace.fs.writeFile(mcpJson, new TextEncoder().encode(moved.mcpJson));
-    return true;
+    if (folder.uri.scheme === 'file' && (await moveServerInFolder(folder.uri.fsPath, name))) return true;
   }
   throw new Error(`no .vscode/mcp.json of this workspace defines a server "${name}".`);
 }
@@ -69,8 +62,4 @@ async function pickShared(servers: McpServers): Promise<string | undefined> {
     return undefined;
   }
   return (await vscode.window.showQuickPick(shared.map((server) => ({ label: server.id, description: server.origin })), { title: 'Govern which server through Toolbelt only?' }))?.label;
-}
-
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  return vscode.workspace.fs.readFile(uri).then((bytes) => new TextDecoder().decode(bytes), () => undefined);
 }

@@ -18,6 +18,8 @@ export function serverNameOf(arg: unknown): string | undefined {
 /** The tree's server actions: start, restart, stop, show log. Each takes a server name or its tree node. */
 export function registerMcpCommands(context: vscode.ExtensionContext, servers: McpServers, logs: McpLogs, approvals: ServerApprovals): void {
   const withServer = (run: (server: GuardedSource) => Promise<unknown> | unknown) => async (arg?: unknown) => {
+    // A server the settings named a moment ago is still being read: its name is found once that is done.
+    await servers.settled();
     const name = serverNameOf(arg) ?? (await pickServer(servers));
     if (!name) return undefined;
     const server = servers.get(name);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { canonicalJson } from '../../tools/mcp/definitionHash';
+import { canonicalJson } from '../../tools/canonicalJson';
 import { GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN } from '../../tools/mcp/governedConfig';
 import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../../tools/mcp/mcpConfig';
 import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp/mcpServerSource';
@@ -36,6 +36,8 @@ export interface McpServersOptions {
   log: vscode.LogOutputChannel;
   /** The OS sandbox stdio servers start in (the workspace's toolbelt.sandbox.* and folders). */
   sandbox?: McpServerSourceOptions['sandbox'];
+  /** The folder of the person's settings.json: where a server of theirs may keep its envFile, besides the workspace. */
+  personalFolder?: string;
   /** Tests may count or replace what is built; the default is the real server. */
   createSource?: (options: McpServerSourceOptions) => ToolSource & { readonly pid?: number };
 }
@@ -82,6 +84,18 @@ export class McpServers extends Disposables {
   /** The server's definition as read now. */
   config(name: string): McpServerConfig | undefined {
     return this.entries.get(name)?.server;
+  }
+
+  /**
+   * Settles once the definitions read so far are in place: a reload the settings or a file
+   * started is finished. A start by name (a command, a chat turn) waits for it, or a server the
+   * settings just named is not there yet, nobody starts it, and its tools wait forever.
+   */
+  settled(): Promise<void> {
+    return this.loading.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Reads every definition again; one reload at a time, in order. */
@@ -135,7 +149,7 @@ export class McpServers extends Disposables {
     const inner = create({
       server,
       inputs: definition.inputs,
-      variables: { ...definition.variables, resolveInput: this.options.inputs.resolve },
+      variables: { ...definition.variables, personalFolder: this.options.personalFolder, resolveInput: this.options.inputs.resolve },
       approve: (config, hash) => approvals.approve(config, hash),
       logger: logs.logger(server.name, log),
       sandbox: this.options.sandbox,

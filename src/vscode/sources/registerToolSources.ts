@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { shutdownFlushes } from '../storage';
 import type { WorkspaceTools } from '../workspaceTools';
@@ -25,7 +26,9 @@ export function registerToolSources(context: vscode.ExtensionContext, tools: Wor
   const extensionTools = new ExtensionToolSource();
   const logs = new McpLogs();
   const approvals = new ServerApprovals(context.workspaceState);
-  const servers = new McpServers(tools, { approvals, inputs: new McpInputs(context.secrets), logs, log, sandbox });
+  // The person's settings.json lies two folders above the extension's global storage (…/User/globalStorage/<id>).
+  const personalFolder = context.globalStorageUri.scheme === 'file' ? path.resolve(context.globalStorageUri.fsPath, '..', '..') : undefined;
+  const servers = new McpServers(tools, { approvals, inputs: new McpInputs(context.secrets), logs, log, sandbox, personalFolder });
   let stopping: Promise<void> | undefined;
   const stopServers = () => (stopping ??= servers.dispose());
   context.subscriptions.push(
@@ -41,5 +44,6 @@ export function registerToolSources(context: vscode.ExtensionContext, tools: Wor
   context.subscriptions.push(registerGovernedServers(context, servers, usedServers, log), registerGovernedProvider(context, servers, approvals, log));
   // Until the servers are read, their tools' names would be reported as unknown.
   tools.holdReportsUntil(servers.watch());
+  tools.waitForSourcesBeforeStarting(() => servers.settled());
   return { startNeeded: () => tools.startNeeded(), servers };
 }

@@ -7,7 +7,7 @@ import { ToolManager } from '../../../src/tools/toolManager';
 import type { ConfirmationRequest } from '../../../src/tools/types';
 import type { ExtensionToolSource } from '../../../src/vscode/sources/extensionTools';
 import { externalToolText } from '../../../src/vscode/sources/sourceRowText';
-import { fixtureSource, recordingLogger, type RecordingLogger } from '../../fixtures/mcp/fixtureSources';
+import { fixtureSource, processGone, recordingLogger, type RecordingLogger } from '../../fixtures/mcp/fixtureSources';
 import { RecordingLogger as ManagerLogger } from '../../support/fakeToolSource';
 import { waitFor } from '../../support/waitFor';
 import { requireWithVscode } from '../../support/withFakeVscode';
@@ -81,7 +81,7 @@ describe('hostile: what an MCP server says about its tools is bounded', function
   });
 });
 
-describe('hostile: a 50 MB MCP result, and a tool that changes after "run without asking"', function () {
+describe('hostile: a 30 MB MCP result, and a tool that changes after "run without asking"', function () {
   this.timeout(60_000);
   let ws: TempWorkspace;
   let source: McpServerSource;
@@ -112,17 +112,26 @@ describe('hostile: a 50 MB MCP result, and a tool that changes after "run withou
     await ws.dispose();
   });
 
-  it('cuts a 50 MB result to the output cap, saying how large it was; the same connection answers the next call', async () => {
+  it('cuts a 30 MB result to the output cap, saying how large it was; the same connection answers the next call', async () => {
     const pid = source.pid;
-    const result = await manager.registry.run('hostileServer_flood', { mb: 50 });
+    const result = await manager.registry.run('hostileServer_flood', { mb: 30 });
     assert.equal(result.status, 'ok');
     assert.equal(result.text.length, EXTERNAL_OUTPUT_MAX_CHARS, 'what the model gets: the cap, notice included');
-    assert.match(result.text.slice(-120), /x\n\[Output truncated: the server sent 52,428,8\d\d bytes; the first 29,9\d\d characters are shown\.\]$/);
+    assert.match(result.text.slice(-120), /x\n\[Output truncated: the server sent 31,457,3\d\d bytes; the first 29,9\d\d characters are shown\.\]$/);
     assert.equal(result.text.match(/\[Output truncated/g)?.length, 1, 'one notice, not one per cap');
     assert.deepEqual(source.state(), { state: 'running' });
     assert.equal(source.pid, pid, 'not restarted');
     assert.equal((await manager.registry.run('hostileServer_echo', { text: 'still answering' })).text, 'still answering');
-    assert.match(serverLog.text(), /warn: MCP server "hostileServer" sent a message of 52,428,8\d\d bytes, over the 4 MB Toolbelt reads whole/);
+    assert.match(serverLog.text(), /warn: MCP server "hostileServer" sent a message of 31,457,3\d\d bytes, over the 4 MB Toolbelt reads whole/);
+  });
+
+  it('stops the server at the 32 MB limit when a result is larger (50 MB): the call fails naming the limit, the process is gone', async () => {
+    const pid = source.pid!;
+    const result = await manager.registry.run('hostileServer_flood', { mb: 50 });
+    assert.equal(result.status, 'error', result.text);
+    assert.match(result.text, /MCP server "hostileServer" stopped during the call to "hostileServer\/flood": sent a message over the 32 MB limit; it was stopped/);
+    assert.deepEqual(source.state(), { state: 'failed', reason: 'sent a message over the 32 MB limit; it was stopped' });
+    await waitFor(() => processGone(pid), `pid ${pid} gone`);
   });
 
   it('asks again once tools/list_changed turns echo into "Deletes everything…": refused, the server never runs it; chosen again, it runs', async () => {
@@ -176,5 +185,33 @@ describe('hostile: VS Code\'s own MCP tools (vscode.lm.tools) are capped the sam
     assert.deepEqual(cycle.parameters, { type: 'object', properties: {} });
     assert.deepEqual(cycle.notices, ['input schema left out: it is not JSON']);
     assert.equal(source.tools()[0], verbose, 'made once per tool');
+  });
+});
+
+describe('hostile: a server that writes 100 MB on one line before it answers initialize', function () {
+  this.timeout(30_000);
+  let ws: TempWorkspace;
+  let source: McpServerSource | undefined;
+
+  beforeEach(async () => {
+    ws = await TempWorkspace.create();
+  });
+  afterEach(async () => {
+    await source?.stop();
+    await ws.dispose();
+  });
+
+  it('is stopped as the line crosses the 32 MB limit, not at the initialize timeout: the state names the limit and the process is gone', async () => {
+    const marker = ws.path('pid');
+    const logger = recordingLogger();
+    // The process-group containment: the pid the fixture writes is the host's.
+    source = fixtureSource('hugeLine.js', { env: { MCP_FIXTURE_MARKER: marker }, logger, isolation: 'process-group', limits: { initializeTimeoutMs: 20_000 } });
+    await source.start();
+    assert.deepEqual(source.state(), { state: 'failed', reason: 'sent a message over the 32 MB limit; it was stopped' });
+    assert.doesNotMatch(logger.text(), /did not answer initialize/);
+    assert.match(logger.text(), /warn: MCP server "hugeLine": the server sent a message over the 32 MB limit; it was stopped\./);
+    const pid = Number(await fs.readFile(marker, 'utf8'));
+    assert.ok(pid > 0);
+    await waitFor(() => processGone(pid), `pid ${pid} gone`);
   });
 });

@@ -27,6 +27,7 @@ const { chromium } = require('playwright-core');
 const { ROOT, ensureHost, chromiumLaunchOptions } = require('./lib/host');
 const { hostActivation, hostActivationFloors, shellCodeCost, median } = require('./lib/benchActivation');
 const { startupBlocks } = require('./lib/benchStartup');
+const { searchBench, searchRows } = require('./lib/benchSearch');
 
 // Compiled tests; TOOLBELT_BENCH_OUT points elsewhere (e.g. a helper's own tsc output folder).
 const OUT = process.env.TOOLBELT_BENCH_OUT ? path.resolve(process.env.TOOLBELT_BENCH_OUT) : path.join(ROOT, 'out');
@@ -42,7 +43,8 @@ const TARGETS = {
   startupBlockOverEmptyMs: 20,
   extensionBundleKB: 100,
   vsixKB: 1.5 * 1024,
-  searchRatio: 1.2,
+  /** search_text / search_files over raw rg for the same result, warm and fresh (issue 30). */
+  searchRatio: 1.1,
   hostileStallMs: 100,
   /** ContextPlanner.plan for a 10,000-message chat, the first request (every message new to it). */
   planningMs: 50,
@@ -60,7 +62,8 @@ async function main() {
   if (part('vsix')) results.vsixBytes = packageVsix();
   if (part('agent')) results.agent = await agentOverhead();
   if (part('render')) results.render = await renderCost();
-  if (part('search')) results.search = searchBench();
+  if (part('search')) results.search = searchBench(OUT);
+  else if (ONLY.includes('search-speed')) results.search = searchBench(OUT, 'speed');
   if (part('readfile')) results.readFile = readFileBench();
   if (part('mcp')) results.mcp = mcpBench();
   if (part('mcp-server')) results.mcpServer = mcpServerBench();
@@ -152,13 +155,6 @@ async function agentOverhead() {
   } finally {
     server.kill('SIGTERM');
   }
-}
-
-/** Runs test/bench/search.ts in a process of its own; it prints one JSON object. */
-function searchBench() {
-  const result = spawnSync(process.execPath, [path.join(OUT, 'test', 'bench', 'search.js')], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`the search bench failed:\n${result.stderr}`);
-  return JSON.parse(result.stdout);
 }
 
 /** Runs test/bench/readFile.ts (read_file windows of a 100 MB file) in a process of its own. */
@@ -343,12 +339,7 @@ function report(r, file) {
           ['client CPU per round, Agent vs bare SDK', `${agent.agentCpuMsPerRound.toFixed(2)} vs ${agent.bareSdkCpuMsPerRound.toFixed(2)} ms (ratio ${agent.cpuRatio.toFixed(3)})`, '', undefined],
         ]
       : []),
-    ...(r.search
-      ? [
-          ...r.search.speed.map((c) => [`${c.name} vs raw rg (median of ${r.search.pairs} pairs, ${r.search.files} files)`, `${c.toolbeltMs.toFixed(0)} vs ${c.rawMs.toFixed(0)} ms, ratio ${c.ratio.toFixed(2)}`, `≤ ${TARGETS.searchRatio}`, c.ratio <= TARGETS.searchRatio]),
-          ...['withRg', 'withoutRg'].map((side) => [`hostile patterns: longest event-loop stall ${side === 'withRg' ? 'with' : 'without'} ripgrep`, `${r.search.hostile[side].maxStallMs.toFixed(0)} ms`, `≤ ${TARGETS.hostileStallMs} ms`, r.search.hostile[side].maxStallMs <= TARGETS.hostileStallMs]),
-        ]
-      : []),
+    ...(r.search ? searchRows(r.search, TARGETS) : []),
     ...(r.mcp
       ? [[`MCP tools/call round trip to a stdio server (median of ${r.mcp.calls}; p90 ${ms(r.mcp.p90Ms)}; first start ${ms(r.mcp.startMs)})`, ms(r.mcp.medianMs), '', undefined]]
       : []),

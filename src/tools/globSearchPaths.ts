@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { parseGlob, type GlobPattern } from './globPattern';
 import { comparePaths } from './searchOrder';
 
 /** Ignore files ripgrep reads in every directory. */
@@ -26,13 +27,7 @@ const LITERAL_SEGMENT = /^[A-Za-z0-9._ @+,=~%#-]+$/;
  */
 export async function globSearchPaths(glob: string, root: string, exclude: readonly string[], signal?: AbortSignal): Promise<string[] | undefined> {
   if (glob.startsWith('!')) return undefined;
-  const segments = glob.replace(/^(\.\/)+/, '').replace(/^\//, '').split('/');
-  // The last segment names files; "**" ends what can be expanded.
-  const leading: string[] = [];
-  for (const segment of segments.slice(0, -1)) {
-    if (segment === '**' || (!LITERAL_SEGMENT.test(segment) && !SIMPLE_SEGMENT.test(segment)) || segment === '.' || segment === '..') break;
-    leading.push(segment);
-  }
+  const { leading } = split(glob);
   if (leading.length === 0) return undefined;
   if (await rulesOutsideTheRoot(root)) return undefined;
   const isExcluded = excludedBy(exclude);
@@ -40,8 +35,9 @@ export async function globSearchPaths(glob: string, root: string, exclude: reado
   let scopes: { dir: string; rules: Ignore }[] = rootRules ? [{ dir: '', rules: rootRules }] : [];
   // Each folder is listed once: its entries give the next level's names and its ignore files.
   let dirs: { dir: string; entries: Dirent[] }[] = [{ dir: '', entries: await listed(root) }];
-  for (const segment of leading) {
+  for (let level = 0; ; level++) {
     signal?.throwIfAborted();
+    const segment = leading[level];
     const next: string[] = [];
     for (const { dir, entries } of dirs) {
       // Matched even for a literal name: only a real folder (no link) spelled as on disk will do.
@@ -49,6 +45,11 @@ export async function globSearchPaths(glob: string, root: string, exclude: reado
       if (next.length > MAX_PATHS) return undefined;
     }
     for (const dir of next) if (path.basename(dir) === '.git' || isExcluded(dir) || isIgnored(scopes, dir)) return undefined;
+    if (level === leading.length - 1) {
+      // The folders handed to ripgrep: it reads their ignore files itself; only a repository inside changes the rules.
+      const repositories = await Promise.all(next.map((dir) => fs.lstat(path.join(root, dir, '.git')).then(() => true, () => false)));
+      return repositories.includes(true) ? undefined : next.sort(comparePaths);
+    }
     dirs = await Promise.all(next.map(async (dir) => ({ dir, entries: await listed(path.join(root, dir)) })));
     const deeper: { dir: string; rules: Ignore }[] = [];
     for (const { dir, entries } of dirs) {
@@ -61,7 +62,34 @@ export async function globSearchPaths(glob: string, root: string, exclude: reado
     }
     scopes = [...scopes, ...deeper];
   }
-  return dirs.map(({ dir }) => dir).sort(comparePaths);
+}
+
+/**
+ * What a file under the folders globSearchPaths found must still match, when that is simpler than
+ * the whole glob: `pkg*\/mod3/**` → nothing (every file under them), `src/**\/*.ts` → its name
+ * only, which a file type checks in the listing itself. Undefined: the whole glob, by a filter.
+ * Only where each leading segment was matched exactly as the glob's regex matches it (no `?`,
+ * which counts UTF-16 units where the regex counts characters).
+ */
+export function globUnderPaths(glob: string): GlobPattern[] | undefined {
+  const { leading, rest } = split(glob);
+  if (leading.length === 0 || leading.some((segment) => segment.includes('?'))) return undefined;
+  if (rest === '**') return [];
+  if (!rest.startsWith('**/') || rest.slice(3).includes('/')) return undefined;
+  const name = parseGlob(rest);
+  return name.nameGlob?.exact ? [name] : undefined;
+}
+
+/** The glob's leading folder segments that can be expanded by listing, and the rest. */
+function split(glob: string): { leading: string[]; rest: string } {
+  const segments = glob.replace(/^(\.\/)+/, '').replace(/^\//, '').split('/');
+  // The last segment names files; "**" ends what can be expanded.
+  const leading: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (segment === '**' || (!LITERAL_SEGMENT.test(segment) && !SIMPLE_SEGMENT.test(segment)) || segment === '.' || segment === '..') break;
+    leading.push(segment);
+  }
+  return { leading, rest: segments.slice(leading.length).join('/') };
 }
 
 /** Ignore rules ripgrep would read from outside the root, which this file does not evaluate. */

@@ -49,7 +49,7 @@ export async function isExecutable(rgPath: string | undefined): Promise<boolean>
 }
 
 /**
- * Files under `root` whose relative path matches any of `globs`; `onFile` returns false to stop.
+ * Files under `root` whose relative path matches any of `globs` (none: every file); `onFile` returns false to stop.
  * All matching runs in ripgrep (Rust, linear time). ripgrep's own `--glob` cannot carry the
  * model's glob: a matching `--glob` overrides .gitignore. So the listing (`rg --files`, which
  * honours .gitignore) is piped into a second ripgrep that keeps the lines matching the glob's
@@ -71,7 +71,8 @@ export async function ripgrepFiles(
     ...names.flatMap((name) => ['--type-add', `${NAME_TYPE}:${name.glob}`]), ...(names.length ? ['--type', NAME_TYPE] : []),
     ...(options.paths ? ['--', ...options.paths] : []),
   ];
-  if (names.length > 0 && names.every((name) => name.exact)) {
+  // No glob: every file listed.
+  if (globs.length === 0 || (names.length > 0 && names.every((name) => name.exact))) {
     await runRecords(rgPath, list, root, '\0', (record) => onFile(record), options.signal);
     return;
   }
@@ -281,10 +282,13 @@ async function runRecords(
     const text = decoder.write(chunk);
     let start = 0;
     for (let end = text.indexOf(separator); end >= 0; end = text.indexOf(separator, start)) {
-      pieces.push(text.slice(start, end));
+      let record = text.slice(start, end);
+      if (pieces.length > 0) {
+        pieces.push(record);
+        record = pieces.join('');
+        pieces.length = 0;
+      }
       start = end + 1;
-      const record = pieces.join('');
-      pieces.length = 0;
       if (!onRecord(record)) return stop();
     }
     if (start < text.length) pieces.push(text.slice(start));

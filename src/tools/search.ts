@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolHandler } from './builtinTool';
 import { parseGlob, type GlobPattern } from './globPattern';
-import { globSearchPaths } from './globSearchPaths';
+import { globSearchPaths, globUnderPaths } from './globSearchPaths';
 import { LIMITS } from './manifest';
 import { isExecutable, ripgrepFiles, ripgrepReadsGlob, ripgrepSkippedFiles, ripgrepText, type TextMatch, type TextSearchOptions } from './ripgrep';
 import { comparePaths, SmallestItems } from './searchOrder';
@@ -34,8 +34,10 @@ export const searchFiles: ToolHandler = async (args, ctx, { signal }) => {
     const globs = roots.map((root) => globsFor(pattern, root.prefix));
     // A path glob in the first root walks only the folders its leading part names (none: the whole root, to the same empty end).
     const paths = globs[0].length === 1 ? await globSearchPaths(pattern, roots[0].path, exclude, signal) : undefined;
+    // Under those folders, often only the name is left to match (a file type, no second rg to filter the listing), or nothing.
+    const under = paths?.length ? { paths, globs: globUnderPaths(pattern) ?? globs[0] } : undefined;
     const result = await firstInPathOrder<string>(roots.length, max, FILES_READ_LIMIT, comparePaths, (r, onItem, sorted) =>
-      ripgrepFiles(rg, roots[r].path, exclude, globs[r], onItem, { signal, sorted, paths: r === 0 && paths?.length ? paths : undefined }));
+      ripgrepFiles(rg, roots[r].path, exclude, r === 0 && under ? under.globs : globs[r], onItem, { signal, sorted, paths: r === 0 ? under?.paths : undefined }));
     found = result.items.map(({ root, item }) => roots[root].prefix + item);
     total = result.total;
   } else {
@@ -129,7 +131,7 @@ async function listSkipped(rg: string, roots: SearchRoot[], options: TextSearchO
 function skippedNotice(skipped: string[]): string {
   if (skipped.length === 0) return '';
   const names = [...skipped].sort(comparePaths);
-  const count = skipped.length >= SKIPPED_COUNT_LIMIT ? `At least ${SKIPPED_COUNT_LIMIT.toLocaleString('en')}` : String(skipped.length);
+  const count = skipped.length >= SKIPPED_COUNT_LIMIT ? `At least ${grouped(SKIPPED_COUNT_LIMIT)}` : String(skipped.length);
   const shown = names.slice(0, SKIPPED_NAMES_SHOWN).join(', ') + (names.length > SKIPPED_NAMES_SHOWN ? ', …' : '');
   const files = skipped.length === 1 ? '1 file matching' : `${count} files matching`;
   return `\n\n[${files} ${SENSITIVE_SETTING} (files that may hold secrets) ${skipped.length === 1 ? 'was' : 'were'} not searched: ${shown}. read_file can read one if the person allows it.]`;
@@ -191,8 +193,16 @@ function globsFor(pattern: string, prefix: string): GlobPattern[] {
 
 function leftOutNotice(shown: number, total: number, what: string, hint: string): string {
   if (shown >= total) return '';
-  const count = total >= COUNT_LIMIT ? `more than ${COUNT_LIMIT.toLocaleString('en')}` : total.toLocaleString('en');
-  return `\n\n[Showing ${shown} of ${count} ${what}; ${(total - shown).toLocaleString('en')}${total >= COUNT_LIMIT ? '+' : ''} left out. ${hint}]`;
+  const count = total >= COUNT_LIMIT ? `more than ${grouped(COUNT_LIMIT)}` : grouped(total);
+  return `\n\n[Showing ${shown} of ${count} ${what}; ${grouped(total - shown)}${total >= COUNT_LIMIT ? '+' : ''} left out. ${hint}]`;
+}
+
+/**
+ * A count with thousands separators, as `toLocaleString('en')` writes it, without Intl: a fresh
+ * process pays tens of milliseconds to load the locale data on its first toLocaleString.
+ */
+export function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 function preview(text: string): string {

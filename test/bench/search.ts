@@ -4,15 +4,19 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
-import type { ToolRegistry } from '../../src/tools/registry';
 import { fallbackSearchBudget } from '../../src/tools/searchInWorker';
 import { bundledRipgrep, contextFor } from '../support/workspace';
+import { callTool, panelRegistry, runRg, SPEED_CASES, timed, type Timing } from './searchSpeed';
+import { searchTree } from './searchTree';
 
 /**
- * Search bench for `npm run bench` (`node out/test/bench/search.js [files]`), in two parts:
- *  1. speed: on a generated tree of 100,000 files, raw `rg` with the flags Toolbelt passes and
- *     Toolbelt's search_text / search_files run alternately; the ratio of each adjacent pair,
- *     median over the pairs, is reported (target ≤ 1.2);
+ * Search bench for `npm run bench` (`node out/test/bench/search.js [files] [pairs] [fresh pairs] [speed|hostile]`),
+ * in two parts (both unless one is named):
+ *  1. speed: on a tree of 100,000 files in 101 top folders (searchTree.ts, made once and reused),
+ *     each search (searchSpeed.ts) through the registry as the panel calls it and the raw `rg`
+ *     giving the same result, run alternately: warm (in this process, after a first call) and
+ *     fresh (each side's only call in a new process, searchFresh.ts). The ratio of each adjacent
+ *     pair, median over the pairs, is reported (target ≤ 1.1);
  *  2. hostile patterns: the longest event-loop stall (monitorEventLoopDelay, 10 ms resolution)
  *     while search_files / search_text run hostile globs, regexes and exclude globs over a tree
  *     of long file names, with ripgrep and with the plain-Node fallback.
@@ -20,105 +24,67 @@ import { bundledRipgrep, contextFor } from '../support/workspace';
  */
 const FILE_COUNT = Number(process.argv[2] ?? 100_000);
 const PAIRS = Number(process.argv[3] ?? 7);
-const RARE = 'QuokkaZephyr42';
-const COMMON = ['--hidden', '--no-require-git', '--glob', '!.git', '--no-config', '--path-separator', '/'];
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'search', 'tool', 'belt', 'async', 'await', 'value', 'index', 'return'];
-
-/** 100 top folders × 10 sub-folders × N files; every 5th file is Markdown; the rare word in 5 files. */
-async function generateTree(root: string, count: number): Promise<void> {
-  await fs.writeFile(path.join(root, '.gitignore'), 'ignored/\n*.log\n');
-  const jobs: (() => Promise<void>)[] = [];
-  const perDir = Math.ceil(count / 1000);
-  let made = 0;
-  for (let top = 0; top < 100 && made < count; top++) {
-    for (let sub = 0; sub < 10 && made < count; sub++) {
-      const dir = path.join(root, `pkg${top}`, `mod${sub}`);
-      const names: [string, string][] = [];
-      for (let i = 0; i < perDir && made < count; i++, made++) {
-        const n = made;
-        const ext = n % 5 === 0 ? 'md' : n % 5 === 1 ? 'ts' : n % 5 === 2 ? 'json' : n % 5 === 3 ? 'txt' : 'js';
-        let text = '';
-        for (let line = 0; line < 8; line++) text += `${WORDS[(n + line) % WORDS.length]} ${WORDS[(n * 7 + line) % WORDS.length]} ${n}-${line}\n`;
-        if (n % 20_011 === 17) text += `the ${RARE} is here\n`;
-        names.push([`file${n}.${ext}`, text]);
-      }
-      jobs.push(async () => {
-        await fs.mkdir(dir, { recursive: true });
-        for (const [name, text] of names) await fs.writeFile(path.join(dir, name), text);
-      });
-    }
-  }
-  for (let i = 0; i < jobs.length; i += 16) await Promise.all(jobs.slice(i, i + 16).map((job) => job()));
-}
-
-function runRg(rg: string, args: string[], cwd: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
-    let bytes = 0;
-    child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    child.on('error', reject);
-    child.on('close', () => resolve(bytes));
-  });
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await run();
-  return performance.now() - started;
-}
+const FRESH_PAIRS = Number(process.argv[4] ?? 5);
+const PART = process.argv[5];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-interface SpeedCase {
-  name: string;
-  raw: string[];
-  tool: () => Promise<string>;
+/**
+ * Both sides of each pair, in turns: neither always meets a warmer or busier machine. Wall and
+ * CPU (own and children's) ratios, each the median over the pairs: on a loaded machine the wall
+ * clock mostly measures the scheduler; the CPU is what the call costs.
+ */
+async function alternated(pairs: number, raw: () => Promise<Timing>, tool: () => Promise<Timing>) {
+  const rawRuns: Timing[] = [];
+  const toolRuns: Timing[] = [];
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2) {
+      toolRuns.push(await tool());
+      rawRuns.push(await raw());
+    } else {
+      rawRuns.push(await raw());
+      toolRuns.push(await tool());
+    }
+  }
+  return {
+    rawMs: median(rawRuns.map((r) => r.ms)),
+    toolbeltMs: median(toolRuns.map((r) => r.ms)),
+    ratio: median(toolRuns.map((t, i) => t.ms / rawRuns[i].ms)),
+    rawCpuMs: median(rawRuns.map((r) => r.cpuMs)),
+    toolbeltCpuMs: median(toolRuns.map((r) => r.cpuMs)),
+    cpuRatio: median(toolRuns.map((t, i) => t.cpuMs / rawRuns[i].cpuMs)),
+    loadAverage: os.loadavg()[0],
+  };
 }
 
-async function speed(registry: ToolRegistry, rg: string, root: string) {
-  const cases: SpeedCase[] = [
-    {
-      name: `search_text "${RARE}"`,
-      raw: ['--json', ...COMMON, '--max-filesize', '10M', '--ignore-case', '--fixed-strings', '--regexp', RARE],
-      tool: () => registry.execute('search_text', { pattern: RARE }),
-    },
-    {
-      name: 'search_files "*.md"',
-      raw: ['--files', ...COMMON, '--glob', '*.md'],
-      tool: () => registry.execute('search_files', { pattern: '*.md' }),
-    },
-    // Path globs: Toolbelt walks only the folders the glob's leading part names (globSearchPaths.ts),
-    // then a second rg keeps the paths matching the glob; raw rg gets the glob as --glob and walks everything.
-    ...['pkg1*/**/file1*.ts', 'pkg7/**/*.ts', 'pkg*/mod3/**'].map((glob) => ({
-      name: `search_files "${glob}" (path glob)`,
-      raw: ['--files', ...COMMON, '--glob', glob],
-      tool: () => registry.execute('search_files', { pattern: glob }),
-    })),
-  ];
+/** One timed call in a fresh Node process (searchFresh.ts). */
+function freshRun(root: string, index: number, side: 'tool' | 'raw'): Promise<Timing> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'searchFresh.js'), root, String(index), side], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Timing) : reject(new Error(`searchFresh.js exited with ${code}`))));
+  });
+}
+
+/**
+ * Each case: its answer checked against raw rg's (the same paths, in path order, cut at the cap),
+ * then timed warm (one process, after a first call of each) and fresh (each side's one call in a
+ * process of its own).
+ */
+async function speed(rg: string, root: string) {
+  const registry = panelRegistry(root, rg);
   const results = [];
-  for (const c of cases) {
-    const check = await c.tool();
-    await runRg(rg, c.raw, root);
-    const raw: number[] = [];
-    const tool: number[] = [];
-    for (let i = 0; i < PAIRS; i++) {
-      // Alternate which goes first, so neither always meets a warmer or busier machine.
-      if (i % 2) {
-        tool.push(await timed(c.tool));
-        raw.push(await timed(() => runRg(rg, c.raw, root)));
-      } else {
-        raw.push(await timed(() => runRg(rg, c.raw, root)));
-        tool.push(await timed(c.tool));
-      }
-    }
-    results.push({
-      name: c.name,
-      rawMs: median(raw),
-      toolbeltMs: median(tool),
-      ratio: median(tool.map((t, i) => t / raw[i])),
-      firstLine: check.split('\n')[0],
-      notice: /\[Showing[^\]]*\]/.exec(check)?.[0],
-    });
+  for (const [index, c] of SPEED_CASES.entries()) {
+    const answer = await callTool(registry, c);
+    const expected = c.expect(await runRg(rg, c.raw, root));
+    const shown = c.shown(answer);
+    if (JSON.stringify(shown) !== JSON.stringify(expected)) throw new Error(`${c.name}: Toolbelt's answer is not raw rg's result:\n${shown.slice(0, 5).join('\n')}\n…vs\n${expected.slice(0, 5).join('\n')}`);
+    const warm = await alternated(PAIRS, () => timed(() => runRg(rg, c.raw, root)), () => timed(() => callTool(registry, c)));
+    const fresh = await alternated(FRESH_PAIRS, () => freshRun(root, index, 'raw'), () => freshRun(root, index, 'tool'));
+    const typed = c.typed && (await alternated(PAIRS, () => timed(() => runRg(rg, c.typed!, root)), () => timed(() => callTool(registry, c))));
+    results.push({ name: c.name, raw: c.raw.join(' '), warm, fresh, typed: typed && { ...typed, args: c.typed!.join(' ') }, firstLine: answer.split('\n')[0], notice: /\[[^\]]*\]$/.exec(answer)?.[0] });
   }
   return results;
 }
@@ -180,23 +146,20 @@ async function idleStall(ms: number): Promise<number> {
 
 async function main(): Promise<void> {
   const rg = bundledRipgrep();
-  // The stall figures first, before the big tree and its runs grow the heap.
-  const idleMaxStallMs = await idleStall(5000);
-  fallbackSearchBudget.ms = 3000;
-  const withRg = await hostile(true);
-  const withoutRg = await hostile(false);
-  const root = realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-search-')));
-  try {
-    const made = performance.now();
-    await generateTree(root, FILE_COUNT);
-    const generateMs = performance.now() - made;
-    const registry = createDefaultToolRegistry(contextFor(root, { rgPath: rg }));
-    const speedResults = await speed(registry, rg, root);
-    const loadAverage = os.loadavg()[0];
-    process.stdout.write(`${JSON.stringify({ files: FILE_COUNT, pairs: PAIRS, cores: os.cpus().length, loadAverage, generateMs, speed: speedResults, fallbackBudgetMs: fallbackSearchBudget.ms, hostile: { withRg, withoutRg, idleMaxStallMs } })}\n`);
-  } finally {
-    await fs.rm(root, { recursive: true, force: true });
+  let hostileResults;
+  if (PART !== 'speed') {
+    // The stall figures first, before the big tree and its runs grow the heap.
+    const idleMaxStallMs = await idleStall(5000);
+    fallbackSearchBudget.ms = 3000;
+    hostileResults = { withRg: await hostile(true), withoutRg: await hostile(false), idleMaxStallMs, fallbackBudgetMs: fallbackSearchBudget.ms };
   }
+  let speedResults;
+  if (PART !== 'hostile') {
+    const made = performance.now();
+    const root = await searchTree(FILE_COUNT);
+    speedResults = { tree: root, treeMs: performance.now() - made, files: FILE_COUNT, pairs: PAIRS, freshPairs: FRESH_PAIRS, cases: await speed(rg, root) };
+  }
+  process.stdout.write(`${JSON.stringify({ cores: os.cpus().length, loadAverage: os.loadavg(), speed: speedResults, hostile: hostileResults })}\n`);
 }
 
 main().catch((error) => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseGlob } from '../../src/tools/globPattern';
-import { globSearchPaths, wildcardMatch } from '../../src/tools/globSearchPaths';
+import { globSearchPaths, globUnderPaths, wildcardMatch } from '../../src/tools/globSearchPaths';
 import { ripgrepFiles } from '../../src/tools/ripgrep';
 import { bundledRipgrep, TempWorkspace } from '../support/workspace';
 
@@ -36,19 +36,29 @@ describe('search_files: walking only the folders a path glob names', () => {
   });
   afterEach(() => ws.dispose());
 
-  async function listed(glob: string, paths: readonly string[] | undefined): Promise<string[]> {
+  async function listed(glob: string, paths: readonly string[] | undefined, globs = [parseGlob(glob)]): Promise<string[]> {
     const files: string[] = [];
-    await ripgrepFiles(rg, ws.root, exclude, [parseGlob(glob)], (file) => files.push(file) > 0, { paths });
+    await ripgrepFiles(rg, ws.root, exclude, globs, (file) => files.push(file) > 0, { paths });
     return files.sort();
   }
 
-  const globs = ['src/**/*.ts', 'src/*.ts', 'src/deep/*', 'pkg1*/**/*.ts', 'pkg*/lib/*.ts', 'pkg4/**', 'pkg5/**/*.ts', 'pkg6/*.ts', 'ignored/*.ts', 'pkg2/**', 'pkg3/**', 'src/excluded/*', 'src/.hidden/*', 'nowhere/*.ts', 'p?g1/lib/*'];
+  const globs = ['src/**/*.ts', 'src/*.ts', 'src/deep/*', 'pkg1*/**/*.ts', 'pkg*/lib/*.ts', 'pkg4/**', 'pkg5/**/*.ts', 'pkg6/*.ts', 'ignored/*.ts', 'pkg2/**', 'pkg3/**', 'src/excluded/*', 'src/.hidden/*', 'nowhere/*.ts', 'p?g1/lib/*', 'pkg5/repo/*.ts', 'src/**', 'src/deep/**/*.log', 'pkg1*/lib/**', 'src/**/.hidden/*.ts', 'pkg1*/**/h.*'];
   for (const glob of globs) {
     it(`lists what a walk of the whole root lists: ${glob}`, async () => {
       const paths = await globSearchPaths(glob, ws.root, exclude);
-      assert.deepEqual(await listed(glob, paths?.length ? paths : undefined), await listed(glob, undefined));
+      const whole = await listed(glob, undefined);
+      assert.deepEqual(await listed(glob, paths?.length ? paths : undefined), whole);
+      // Under the folders found, what is left of the glob (the name, or nothing) lists the same files.
+      const rest = globUnderPaths(glob);
+      if (paths?.length && rest) assert.deepEqual(await listed(glob, paths, rest), whole);
     });
   }
+
+  it('leaves only the name to match under the folders, or nothing, where the folders decide the rest', () => {
+    assert.deepEqual(globUnderPaths('pkg*/lib/**'), []);
+    assert.deepEqual(globUnderPaths('src/**/*.ts')?.map((g) => g.nameGlob), [{ glob: '*.ts', exact: true }]);
+    for (const whole of ['src/*.ts', 'src/deep/*', 'p?g1/lib/**', 'src/**/deep/*.ts', 'src/**/*.@(ts|js)', '**/*.ts', '!src/**']) assert.equal(globUnderPaths(whole), undefined, whole);
+  });
 
   it('expands the leading folders of a path glob, and leaves the doubtful ones to a whole walk', async function () {
     if ((await globSearchPaths('src/*.ts', ws.root, [])) === undefined) this.skip(); // ignore rules outside the root on this machine
@@ -59,7 +69,8 @@ describe('search_files: walking only the folders a path glob names', () => {
     assert.deepEqual(await globSearchPaths('pkg5/**/*.ts', ws.root, exclude), ['pkg5']);
     // A link to a folder is not followed by the walk, so it is not walked here either.
     assert.deepEqual(await globSearchPaths('pkg6/*.ts', ws.root, exclude), []);
-    for (const doubtful of ['ignored/*.ts', 'pkg2/**', 'pkg3/**', 'src/excluded/*', 'pkg*/lib/*.ts']) {
+    // A repository among the folders handed to ripgrep: its own rules, so the whole root.
+    for (const doubtful of ['ignored/*.ts', 'pkg2/**', 'pkg3/**', 'src/excluded/*', 'pkg*/lib/*.ts', 'pkg5/repo/*.ts']) {
       assert.equal(await globSearchPaths(doubtful, ws.root, exclude), undefined, doubtful);
     }
     for (const whole of ['*.ts', '**/src/*.ts', '{src,pkg1}/*.ts', '!src/*.ts', '+(a|aa)/*.ts']) {

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import { LIMITS } from '../../src/tools/manifest';
 import type { ToolRegistry } from '../../src/tools/registry';
+import { grouped } from '../../src/tools/search';
 import { liveSearchWorkers } from '../../src/tools/searchInWorker';
 import { bundledRipgrep, contextFor, TempWorkspace } from '../support/workspace';
 
@@ -226,5 +227,11 @@ describe('search tools without a usable ripgrep', () => {
     } finally {
       await ws.dispose();
     }
+  });
+});
+
+describe('search notices', () => {
+  it('write counts as toLocaleString("en") does, without loading Intl', () => {
+    for (const n of [0, 7, 999, 1000, 9800, 10_000, 123_456, 1_000_000, 9_999_999_999]) assert.equal(grouped(n), n.toLocaleString('en'));
   });
 });

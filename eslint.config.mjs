@@ -5,29 +5,54 @@ import globals from 'globals';
 const vscodeFree = [{ name: 'vscode', message: 'This layer runs without VS Code; keep vscode imports in src/vscode/ and src/extension.ts.' }];
 
 /**
- * The layers, lowest first: tools < providers < agent < chat < vscode. A layer imports only from
- * the layers below it (types too: a type import is a dependency all the same); the webview
- * imports only the protocol; the protocol imports nothing. The CLI (src/cli) sits on the core
- * (tools, providers, agent) beside chat, never on chat or vscode. docs/ARCHITECTURE.md explains them.
+ * The layers, lowest first: common and protocol (import nothing) < tools < providers < agent <
+ * chat < vscode < extension.ts. A layer imports only from the layers below it (types too: a type
+ * import is a dependency all the same); the webview imports only the protocol and common; the CLI
+ * (src/cli) sits on the core (tools, providers, agent) beside chat, never on chat or vscode, and
+ * nothing but the CLI imports the CLI. docs/ARCHITECTURE.md explains them.
+ *
+ * Each zone is one regular expression of the relative paths a file there may not name, checked on
+ * static imports and re-exports and on `import()`, `require()` and `import x = require()`, so a
+ * lazily loaded module obeys the same layers.
  */
+const relativeTo = (prefix, layers) => `^${prefix}(${layers.join('|')})(/|$)`;
 const above = (...layers) => ({
-  regex: `^(\\.\\./)+(${layers.join('|')})(/|$)`,
+  regex: relativeTo('(\\.\\./)+', layers),
   message: `This layer sits below ${layers.join(', ')}: it may not import them (see docs/ARCHITECTURE.md, "Layers").`,
 });
-const layerRule = (...patterns) => ['error', { paths: vscodeFree, patterns }];
-const layers = [
-  { files: ['src/tools/**/*.ts'], rule: layerRule(above('providers', 'agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli')) },
-  { files: ['src/providers/**/*.ts'], rule: layerRule(above('agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli')) },
-  { files: ['src/agent/**/*.ts'], rule: layerRule(above('chat', 'vscode', 'webview', 'protocol', 'core', 'cli')) },
-  { files: ['src/chat/**/*.ts'], rule: layerRule(above('vscode', 'webview', 'core', 'cli')) },
-  {
-    files: ['src/webview/**/*.ts'],
-    rule: layerRule({ regex: '^\\.\\./(?!protocol$)', message: 'The webview runs in the browser and imports only ../protocol and its own modules.' }),
-  },
-  { files: ['src/cli/**/*.ts'], rule: layerRule(above('chat', 'vscode', 'webview', 'protocol')) },
-  { files: ['src/core.ts'], rule: layerRule({ regex: '^\\./(chat|vscode|webview|protocol|cli)(/|$)', message: 'The core is tools, providers and the Agent: no chat, vscode or webview.' }) },
-  { files: ['src/protocol.ts'], rule: layerRule({ regex: '^\\.', message: 'protocol.ts is shared by the host and the webview: it imports nothing.' }) },
+const zones = [
+  { files: ['src/common/**/*.ts'], forbid: { regex: '^\\.\\./', message: 'src/common is shared by the host and the webview: it imports nothing outside itself.' } },
+  { files: ['src/tools/**/*.ts'], forbid: above('providers', 'agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
+  { files: ['src/providers/**/*.ts'], forbid: above('agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
+  { files: ['src/agent/**/*.ts'], forbid: above('chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
+  { files: ['src/chat/**/*.ts'], forbid: above('vscode', 'webview', 'core', 'cli') },
+  { files: ['src/cli/**/*.ts'], forbid: above('chat', 'vscode', 'webview', 'protocol') },
+  { files: ['src/vscode/**/*.ts'], forbid: above('webview', 'core', 'cli') },
+  { files: ['src/webview/**/*.ts'], forbid: { regex: '^\\.\\./(?!(protocol|common/[\\w.-]+)$)', message: 'The webview runs in the browser and imports only ../protocol, ../common and its own modules.' } },
+  { files: ['src/extension.ts'], forbid: { regex: '^\\./(?!vscode/)', message: 'extension.ts is the thin shell: it imports only src/vscode.' } },
+  { files: ['src/core.ts'], forbid: { regex: relativeTo('\\./', ['chat', 'vscode', 'webview', 'protocol', 'cli']), message: 'The core is tools, providers and the Agent: no chat, vscode, webview or CLI.' } },
+  { files: ['src/protocol.ts'], forbid: { regex: '^\\.(?!/common/[\\w.-]+$)', message: 'protocol.ts is shared by the host and the webview: it imports only src/common.' } },
 ];
+
+/** esquery reads a regex literal up to the next "/": the zone's slashes are written as \x2F. */
+const selectorRegex = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
+const zoneRules = ({ forbid }) => {
+  const source = selectorRegex(forbid.regex);
+  return {
+    'no-restricted-imports': ['error', { paths: vscodeFree, patterns: [forbid] }],
+    'no-restricted-syntax': [
+      'error',
+      ...[
+        `ImportExpression[source.value=${source}]`,
+        `CallExpression[callee.name='require'][arguments.0.value=${source}]`,
+        `TSExternalModuleReference[expression.value=${source}]`,
+        `TSImportType[argument.literal.value=${source}]`,
+      ].map((selector) => ({ selector, message: forbid.message })),
+    ],
+  };
+};
+// vscode itself may be imported only where VS Code runs: src/vscode and the shell.
+const vscodeZones = new Set(['src/vscode/**/*.ts', 'src/extension.ts']);
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'test-results/**'] },
@@ -44,7 +69,11 @@ export default tseslint.config(
       'no-new-func': 'error',
     },
   },
-  ...layers.map(({ files, rule }) => ({ files, rules: { 'no-restricted-imports': rule } })),
+  ...zones.map((zone) => {
+    const rules = zoneRules(zone);
+    if (zone.files.some((glob) => vscodeZones.has(glob))) rules['no-restricted-imports'] = ['error', { patterns: [zone.forbid] }];
+    return { files: zone.files, rules };
+  }),
   {
     files: ['src/webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },

@@ -1,6 +1,7 @@
 import { revealHiddenCharacters as visible, type ApprovalDecision, type ApprovalRecord, type ApprovalView } from '../protocol';
+import { callKey } from '../tools/canonicalJson';
+import { whyAsked } from '../tools/askWording';
 import type { ApprovedBy } from '../tools/interface';
-import { isProtectedPath, protectedArea } from '../tools/protectedPaths';
 import type { ConfirmationRequest } from '../tools/types';
 
 /** How much of a proposed file the card shows (the Review diff shows all of it). */
@@ -124,56 +125,10 @@ export function approvalScope(request: ConfirmationRequest): ApprovalScope {
     };
   }
   return {
-    key: JSON.stringify([tool, canonical(request.args)]),
+    key: callKey(tool, request.args),
     label: `Allow this exact ${visible(tool)} call for this chat`,
     detail: `Covers ${visible(tool)} with exactly these arguments, in this chat only; any other call asks again.`,
   };
-}
-
-/** Why a call asks, in one line a person can judge. */
-export function whyAsked(request: Pick<ConfirmationRequest, 'tool' | 'reason' | 'paths' | 'containment'>): string {
-  switch (request.reason) {
-    case 'protected':
-      return whyProtected((request.paths ?? []).find(isProtectedPath) ?? '');
-    case 'sensitive':
-      return 'The file matches toolbelt.tools.sensitiveFiles: it may hold secrets, and what a tool reads goes to the model.';
-    case 'command':
-      return `No rule in toolbelt.runBash.allowedCommands covers all of this command.${sandboxNote(request.containment)}`;
-    case 'write':
-      return 'toolbelt.approvals.writes is "always": every change to a file asks first.';
-    case 'external':
-      return 'Tools from MCP servers and other extensions ask before each call unless you tick "run without asking" in the Tools view.';
-    case 'unsandboxed':
-      return 'No OS sandbox is available here, so this command would run with all your access: every command asks, even one a rule allows (toolbelt.sandbox.mode).';
-    default:
-      return request.tool === 'run_bash'
-        ? request.containment
-          ? `run_bash asks before every command.${sandboxNote(request.containment)}`
-          : 'run_bash asks before every command: a command can do anything your account can.'
-        : request.tool === 'remove'
-          ? 'remove asks before every call: a deleted file is gone from the disk.'
-          : `${visible(request.tool)} asks before every call.`;
-  }
-}
-
-/** What the OS sandbox leaves a command, for a person deciding whether to let it run. */
-function sandboxNote(containment: string | undefined): string {
-  if (!containment?.startsWith('sandboxed')) return '';
-  return ` It runs ${containment}: it can change files only in this workspace (not .vscode/ or .git/hooks) and cannot read credentials or sensitive files.`;
-}
-
-/** Why a path is protected, in one line: what lives there and why a change to it is more than a file edit. */
-export function whyProtected(path: string): string {
-  switch (protectedArea(path)) {
-    case 'git':
-      return '.git/ holds the repository itself and its hooks, which run code on every commit.';
-    case 'vscode':
-      return '.vscode/ holds workspace settings and tasks that change what tools and commands run.';
-    case 'workspace-file':
-      return 'A .code-workspace file holds workspace settings that change what tools and commands run.';
-    default:
-      return '.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code.';
-  }
 }
 
 function proposedPreview(path: string, content: string): { path: string; content: string; truncated: boolean } {
@@ -222,17 +177,4 @@ function pathAction(tool: string, recursive: boolean): string {
 
 function listOf(items: string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
-
-/** Arguments with sorted keys, so the same call keys the same whatever order the model wrote. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
 }

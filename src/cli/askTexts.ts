@@ -1,24 +1,19 @@
-import type { ConfirmationReason, ConfirmationRequest } from '../tools/types';
+import { CONFIRMATION_REASONS, whyAsked } from '../tools/askWording';
+import type { ConfirmationRequest } from '../tools/types';
+import { terminalLine } from '../common/visibleText';
 
-/** Why a call asks, in words a person reads in an MCP client's dialog or in a refusal. */
-export const WHY_IT_ASKS: Readonly<Record<ConfirmationReason, string>> = {
-  destructive: 'this tool asks before every call (it deletes files or runs commands)',
-  protected: 'it changes a protected path (.git/, .vscode/, *.code-workspace)',
-  sensitive: 'the file may hold secrets (toolbelt.tools.sensitiveFiles)',
-  command: 'no command rule (toolbelt.runBash.allowedCommands) allows all of it',
-  write: 'every write is reviewed (toolbelt.approvals.writes is "always")',
-  external: 'it is a tool from outside Toolbelt, which asks before each call',
-  unsandboxed: 'the command would run without the OS sandbox',
-};
+export const REASONS = CONFIRMATION_REASONS;
 
-export const REASONS = Object.keys(WHY_IT_ASKS) as ConfirmationReason[];
-
-/** The question an MCP client shows the person: the tool, the file or command, and why it asks. */
+/**
+ * The question an MCP client shows the person: the tool, the file or command, and why it asks.
+ * What the model wrote (the command, names, paths) stays on its own line, hidden characters and
+ * line breaks shown as escapes, so it cannot forge a line of the question or push one out of view.
+ */
 export function elicitationMessage(request: ConfirmationRequest): string {
-  const lines = [`Toolbelt: allow ${request.tool}?`, request.summary, `Why it asks: ${WHY_IT_ASKS[request.reason]}.`];
-  if (request.paths?.length) lines.push(`Files: ${request.paths.join(', ')}`);
-  if (request.parts?.length) lines.push(`Commands no rule allows: ${request.parts.map((part) => `\`${part}\``).join(', ')}`);
-  if (request.containment) lines.push(`It runs ${request.containment}.`);
+  const lines = [`Toolbelt: allow ${terminalLine(request.tool)}?`, terminalLine(request.summary), `Why it asks: ${terminalLine(whyAsked(request))}`];
+  if (request.paths?.length) lines.push(`Files: ${request.paths.map(terminalLine).join(', ')}`);
+  if (request.parts?.length) lines.push(`Commands no rule allows: ${request.parts.map((part) => `\`${terminalLine(part)}\``).join(', ')}`);
+  if (request.containment) lines.push(`It runs ${terminalLine(request.containment)}.`);
   return lines.join('\n');
 }
 
@@ -50,7 +45,7 @@ function howToAllow(request: ConfirmationRequest): string {
 /** The error result a client that cannot ask gets: what was refused, why, and how the person can allow it. */
 export function cannotAskRefusal(request: ConfirmationRequest): string {
   return (
-    `Refused: ${request.summary} — ${WHY_IT_ASKS[request.reason]}. This MCP client cannot ask the person ` +
+    `Refused: ${request.summary}. ${whyAsked(request)} This MCP client cannot ask the person ` +
     `(it does not support MCP elicitation), so nothing was done. To allow it: ${howToAllow(request)}.`
   );
 }
@@ -58,7 +53,7 @@ export function cannotAskRefusal(request: ConfirmationRequest): string {
 /** The refusal of `toolbelt run` for a call that would ask and no --approve covers. */
 export function unapprovedRefusal(request: ConfirmationRequest): string {
   return (
-    `Refused: ${request.summary} — ${WHY_IT_ASKS[request.reason]}. toolbelt run asks nobody, so nothing was done. ` +
+    `Refused: ${request.summary}. ${whyAsked(request)} toolbelt run asks nobody, so nothing was done. ` +
     `To allow calls like this one, run it again with --approve ${request.reason}.`
   );
 }

@@ -120,7 +120,7 @@ export class CliToolContext implements ToolContext {
     const current = this.settings.current;
     const sensitive = current.levels(SENSITIVE_FILES);
     const values = {
-      sensitiveFiles: sensitive.workspace ?? sensitive.user,
+      sensitiveFiles: sensitive,
       allowedCommands: current.levels(ALLOWED_COMMANDS),
       deniedCommands: current.levels(DENIED_COMMANDS),
     };

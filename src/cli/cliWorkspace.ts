@@ -1,4 +1,5 @@
 import { statSync, realpathSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { CallGroups } from '../tools/callGroups';
 import { decideCall, type PolicyDecision } from '../tools/policyDecision';
@@ -14,6 +15,7 @@ import type { CliLog } from './cliLog';
 import { CliMcpServers } from './cliMcpServers';
 import { LiveSettings } from './liveSettings';
 import type { PersonChoices } from './personChoices';
+import { terminalJson } from '../common/visibleText';
 import { CheckpointAccess, stateDirFor } from './stateDir';
 import { UsageError } from './usage';
 
@@ -53,15 +55,15 @@ export class CliWorkspace {
     this.context = new CliToolContext(settings, { acceptWorkspaceCommands: choices.acceptWorkspaceCommands, acceptWorkspaceSandbox: choices.acceptWorkspaceSandbox, warn: (m) => log.warn(m) });
     this.stateDir = stateDirFor(settings.root, choices.stateDir);
     this.callLog = new ToolCallLog({ folder: this.stateDir, onError: (error) => log.warn(`Could not write the call log: ${String(error)}`) });
-    this.checkpoints = new CheckpointAccess(this.stateDir);
-    this.groups = new CallGroups(() => this.checkpoints.lease(), (message) => log.warn(message));
+    this.checkpoints = new CheckpointAccess(this.stateDir, () => [settings.root]);
+    this.groups = new CallGroups(this.checkpoints, (message) => log.warn(message));
     this.manager = new ToolManager({
       context: this.context,
       logger: log,
       trusted: true,
       toggles: this.toggles(),
-      // Bound to the definition each tool has when first listed: one that changes later asks again.
-      autoApprove: approvedOnFirstSight(memberOf(choices.runWithoutAsking)),
+      // Each grant is bound to the tool it names and the definition it has when first listed: a change, or another tool under that name, asks again.
+      autoApprove: approvedOnFirstSight(choices.runWithoutAsking),
       registry: { onDidRun: (report) => this.callLog.append(toRecord(report, report.caller?.chatId ?? 'none', { sensitiveGlobs: this.context.sensitiveGlobs })) },
     });
     const context = this.context;
@@ -72,7 +74,7 @@ export class CliWorkspace {
   }
 
   static async open(options: CliWorkspaceOptions): Promise<CliWorkspace> {
-    const root = workspaceFolder(options.root);
+    const root = workspaceFolder(options.root, options.log);
     const settings = new LiveSettings(root, options.choices.userSettingsFile);
     // The person's own rules (their denied commands among them) must not be dropped by a typo in the file's name.
     const user = settings.current.user;
@@ -147,18 +149,31 @@ export class CliWorkspace {
   }
 }
 
-function memberOf(names: ReadonlySet<string>): (name: string) => boolean {
-  return (name) => names.has(name) || names.has(modelNameFor(name));
-}
-
-/** The workspace folder's real path; a missing or non-folder path is a usage error. */
-function workspaceFolder(given: string): string {
-  const absolute = path.resolve(given);
+/**
+ * The workspace folder's real path; a missing or non-folder path is a usage error, and so is the
+ * file system's root (the path guard would let the tools reach every file). The home folder is
+ * served, with a warning: its keys and other projects are then inside the workspace.
+ */
+function workspaceFolder(given: string, log: CliLog): string {
+  let real: string;
   try {
-    if (!statSync(absolute).isDirectory()) throw new UsageError(`--workspace ${given}: not a folder.`);
-    return realpathSync(absolute);
+    if (!statSync(path.resolve(given)).isDirectory()) throw new UsageError(`--workspace ${terminalJson(given)}: not a folder.`);
+    real = realpathSync(path.resolve(given));
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--workspace ${given}: there is no such folder.`);
+    throw new UsageError(`--workspace ${terminalJson(given)}: there is no such folder.`);
+  }
+  if (path.parse(real).root === real) {
+    throw new UsageError(`--workspace ${terminalJson(given)} is the root of the file system: every file on this machine would be inside the workspace. Name a project's folder.`);
+  }
+  if (real === realHome()) log.warn(`--workspace ${terminalJson(real)} is your home folder: your keys, settings and every other project in it are inside the workspace the tools reach.`);
+  return real;
+}
+
+function realHome(): string | undefined {
+  try {
+    return realpathSync(os.homedir());
+  } catch {
+    return undefined;
   }
 }

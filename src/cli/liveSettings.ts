@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
 import { readSettingsFile, SettingsSnapshot, type SettingsFile } from './settingsFiles';
@@ -29,6 +29,8 @@ export class LiveSettings {
   private readonly listeners = new Set<(change: SettingsChange) => void>();
   private watchers: FSWatcher[] = [];
   private vscodeWatcher: FSWatcher | undefined;
+  /** The folders a settings file given as a link leads through (a dotfiles checkout), watched by folder. */
+  private linkWatchers = new Map<string, FSWatcher>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -83,17 +85,39 @@ export class LiveSettings {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.watchVscodeFolder(schedule, onProblem);
+        this.watchLinkTargets(schedule, onProblem);
         this.reload();
       }, SETTLE_MS);
     };
     this.watchers.push(...[this.root, ...(this.userFile ? [path.dirname(this.userFile)] : [])].flatMap((dir) => this.watchFolder(dir, schedule, onProblem)));
     this.watchVscodeFolder(schedule, onProblem);
+    this.watchLinkTargets(schedule, onProblem);
+  }
+
+  /**
+   * A settings file that is a link is read through it, so its changes happen in the target's
+   * folder: every folder the links lead through is watched too, and again after a link moves.
+   */
+  private watchLinkTargets(schedule: () => void, onProblem: (message: string) => void): void {
+    const files = [path.join(this.root, WORKSPACE_SETTINGS), ...(this.userFile ? [this.userFile] : [])];
+    const wanted = new Set(files.flatMap(linkFolders));
+    for (const [dir, watcher] of this.linkWatchers) {
+      if (wanted.has(dir)) continue;
+      watcher.close();
+      this.linkWatchers.delete(dir);
+    }
+    for (const dir of wanted) {
+      if (this.linkWatchers.has(dir)) continue;
+      const [watcher] = this.watchFolder(dir, schedule, onProblem);
+      if (watcher) this.linkWatchers.set(dir, watcher);
+    }
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const watcher of [...this.watchers, ...(this.vscodeWatcher ? [this.vscodeWatcher] : [])]) watcher.close();
+    for (const watcher of [...this.watchers, ...this.linkWatchers.values(), ...(this.vscodeWatcher ? [this.vscodeWatcher] : [])]) watcher.close();
     this.watchers = [];
+    this.linkWatchers.clear();
     this.vscodeWatcher = undefined;
     this.listeners.clear();
   }
@@ -130,4 +154,23 @@ export class LiveSettings {
   private readGoverned(): SettingsFile {
     return readSettingsFile(path.join(this.root, GOVERNED_MCP_ORIGIN), GOVERNED_MCP_ORIGIN);
   }
+}
+
+/** Links followed before giving up (the kernel's own limit for a path is 40). */
+const MAX_LINKS = 40;
+
+/** The folders a file's links lead through, up to its real one; none when the file is no link. */
+function linkFolders(file: string): string[] {
+  const folders: string[] = [];
+  let current = file;
+  try {
+    for (let hop = 0; hop < MAX_LINKS && lstatSync(current).isSymbolicLink(); hop++) {
+      current = path.resolve(path.dirname(current), readlinkSync(current));
+      folders.push(path.dirname(current));
+    }
+    if (folders.length > 0) folders.push(path.dirname(realpathSync(file)));
+  } catch {
+    // a dangling or missing link: the folders found so far are watched, and it is read again when they change
+  }
+  return [...new Set(folders)];
 }

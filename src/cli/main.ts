@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { flagValue, flagValues, hasFlag, parseArgs, type FlagSpec, type ParsedArgs } from './args';
+import { terminalText } from '../common/visibleText';
 import { streamLog, type CliLog } from './cliLog';
 import { CliWorkspace } from './cliWorkspace';
 import { CHOICE_FLAGS, choicesFrom, COMMON_FLAGS } from './personChoices';
@@ -93,7 +94,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return print(io, await undoLastGroup(workspace));
     }
   } catch (error) {
-    if (error instanceof UsageError) return write(io.stderr, `toolbelt: ${error.message}\nRun toolbelt --help for the options.\n`, EXIT.usage);
+    if (error instanceof UsageError) return write(io.stderr, `toolbelt: ${terminalText(error.message)}\nRun toolbelt --help for the options.\n`, EXIT.usage);
     log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return EXIT.failed;
   } finally {
@@ -103,9 +104,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 /** Serves MCP on stdin/stdout until the client closes the stream (or the process is stopped). */
 async function serveMcp(workspace: CliWorkspace, io: CliIo, log: CliLog, builtins: boolean): Promise<number> {
-  const [{ ToolbeltMcpServer }, { StdioServerTransport }] = await Promise.all([import('./mcpServer'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
+  const [{ ToolbeltMcpServer }, { BoundedStdioServerTransport }] = await Promise.all([import('./mcpServer'), import('./mcpStdio')]);
   const server = new ToolbeltMcpServer(workspace, { log, version: version(), builtins });
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // Not the SDK's StdioServerTransport: one message over its 10 MB buffer ended the server (exit 0).
+  const transport = new BoundedStdioServerTransport(io.stdin, io.stdout, { warn: (message) => log.warn(message) });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     io.stdin.once('end', resolve);

@@ -1,7 +1,8 @@
 import type { PolicyPart, PolicyRule } from '../tools/consent';
-import type { PolicyDecision } from '../tools/policyDecision';
+import { describeRule, type PolicyDecision } from '../tools/policyDecision';
 import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples } from '../tools/policyTests';
 import { locateSetting } from '../tools/settingsLocations';
+import { terminalJson, terminalLine } from '../common/visibleText';
 import type { CliWorkspace } from './cliWorkspace';
 import { WORKSPACE_SETTINGS } from './liveSettings';
 import { EXIT, UsageError } from './usage';
@@ -29,9 +30,9 @@ export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
 
 /** Where a rule is written: the workspace's settings first, then the person's file. */
 export function locateRule(workspace: CliWorkspace, rule: PolicyRule | undefined): LocatedRule {
-  if (!rule || 'builtin' in rule) return { kind: 'builtin', text: `built-in rule${rule ? `: ${rule.builtin}` : ''}` };
-  if ('choice' in rule) return { kind: 'choice', text: `the person's choice: ${rule.choice}` };
-  const named = rule.entry !== undefined ? `${rule.setting} ${JSON.stringify(rule.entry)}` : rule.setting;
+  const named = describeRule(rule);
+  if (!rule || 'builtin' in rule) return { kind: 'builtin', text: named };
+  if ('choice' in rule) return { kind: 'choice', text: named };
   const { workspace: settings, user } = workspace.settings.current;
   for (const file of [settings, ...(user ? [user] : [])]) {
     const found = file.exists ? locateSetting(file.text, rule.setting, rule.entry) : undefined;
@@ -60,7 +61,7 @@ export async function policyExplain(workspace: CliWorkspace, positionals: string
   if (extra.length > 0) throw new UsageError(`policy explain takes a tool name and one JSON argument; got more: ${extra.join(' ')}`);
   const args = parseArgsJson(argsText ?? '{}');
   const explanation = await explainCall(workspace, tool, args);
-  return { output: json ? `${JSON.stringify(explanation)}\n` : formatExplanation(explanation), code: EXIT.ok };
+  return { output: json ? `${terminalJson(explanation)}\n` : formatExplanation(explanation), code: EXIT.ok };
 }
 
 function parseArgsJson(text: string): Record<string, unknown> {
@@ -74,13 +75,15 @@ function parseArgsJson(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** The decision as lines for a terminal; names, commands and settings entries in it are shown with their hidden characters escaped. */
 export function formatExplanation(e: Explanation): string {
-  const lines = [`${e.verdict}  ${e.tool} ${JSON.stringify(e.args)}`, `  reason: ${e.reason}`, `  where:  ${e.rule.text}`];
-  if (e.note) lines.push(`  note:   ${e.note}`);
+  const lines = [`${e.verdict}  ${terminalLine(e.tool)} ${terminalLine(JSON.stringify(e.args))}`, `  reason: ${terminalLine(e.reason)}`, `  where:  ${terminalLine(e.rule.text)}`];
+  if (e.note) lines.push(`  note:   ${terminalLine(e.note)}`);
   if (e.parts?.length) {
     lines.push('  parts:');
-    const width = Math.min(40, Math.max(...e.parts.map((p) => p.text.length)));
-    for (const part of e.parts) lines.push(`    ${part.verdict.padEnd(5)}  ${part.text.padEnd(width)}  ${part.reason} — ${part.rule.text}`);
+    const texts = e.parts.map((p) => terminalLine(p.text));
+    const width = Math.min(40, Math.max(...texts.map((text) => text.length)));
+    e.parts.forEach((part, i) => lines.push(`    ${part.verdict.padEnd(5)}  ${texts[i].padEnd(width)}  ${terminalLine(part.reason)} — ${terminalLine(part.rule.text)}`));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -91,9 +94,9 @@ export async function policyTest(workspace: CliWorkspace): Promise<{ output: str
   const file = workspace.settings.current.workspace;
   const read = readPolicyExamples(file.text);
   if (!read.found) return { output: `${WORKSPACE_SETTINGS} has no ${POLICY_TESTS_SETTING}: there is nothing to check.\n`, code: EXIT.failed };
-  if (read.problem) return { output: `${WORKSPACE_SETTINGS}:${read.line}: ${read.problem}\n`, code: EXIT.failed };
+  if (read.problem) return { output: `${WORKSPACE_SETTINGS}:${read.line}: ${terminalLine(read.problem)}\n`, code: EXIT.failed };
   const results = await checkPolicyExamples(read.examples, (tool, args) => workspace.decide(tool, args));
-  const lines = results.map((r) => `${r.pass ? 'pass' : 'FAIL'}  ${WORKSPACE_SETTINGS}:${r.example.line}  ${r.message}`);
+  const lines = results.map((r) => `${r.pass ? 'pass' : 'FAIL'}  ${WORKSPACE_SETTINGS}:${r.example.line}  ${terminalLine(r.message)}`);
   const failed = results.filter((r) => !r.pass).length;
   lines.push(`${results.length} example${results.length === 1 ? '' : 's'}: ${results.length - failed} passed, ${failed} failed.`);
   return { output: `${lines.join('\n')}\n`, code: failed > 0 ? EXIT.failed : EXIT.ok };

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AgentLoop, type AgentEvent } from '../agent/agentLoop';
 import { createProvider, type ProviderConfig } from '../agent/runtime';
-import { DEFAULT_MODELS } from '../providers/defaults';
+import { providerSettingsOf, readChatSettings, type ChatSettings } from '../providers/chatSettings';
+import { endpointOf, keyRequired, keyVariable } from '../providers/endpoints';
 import { ProviderError } from '../providers/errors';
 import { SERVICE_NAMES, type ServiceName } from '../providers/providerNames';
-import type { ToolCallingMode } from '../providers/types';
 import type { ToolCaller } from '../tools/caller';
 import { ToolRefusedError } from '../tools/toolErrors';
 import type { ConfirmationReason } from '../tools/types';
+import { terminalJson, terminalLine, terminalText } from '../common/visibleText';
 import { REASONS, unapprovedRefusal } from './askTexts';
 import type { CliWorkspace } from './cliWorkspace';
 import type { SettingsSnapshot } from './settingsFiles';
@@ -29,32 +30,35 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-const KEY_VARIABLES: Partial<Record<ServiceName, string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY' };
-
-/** The model to talk to: the settings' (workspace over the person's), the flags over both, the key from a flag or the environment. */
+/**
+ * The model to talk to: the settings' (workspace over the person's), the flags over both. The key
+ * is `--api-key` (the person's explicit choice) or the provider's environment variable, and that
+ * only when the endpoint is the provider's own service (endpoints.ts): a workspace that names
+ * another `toolbelt.baseUrl` never receives `OPENAI_API_KEY`.
+ */
 export function providerConfig(settings: SettingsSnapshot, options: Pick<RunOptions, 'provider' | 'model' | 'baseUrl' | 'apiKey' | 'env'>): ProviderConfig {
   const provider = options.provider ?? (settings.text('toolbelt.provider') || 'openai');
   if (provider === 'vscode') throw new UsageError('toolbelt.provider is "vscode" (a model VS Code offers), which only works inside VS Code; pass --provider openai, ollama or gemini.');
   if (!(SERVICE_NAMES as readonly string[]).includes(provider)) throw new UsageError(`Unknown provider "${provider}"; use ${SERVICE_NAMES.join(', ')}.`);
   const service = provider as ServiceName;
-  const variable = KEY_VARIABLES[service];
+  const read = chatSettingsOf(settings);
+  const baseUrl = options.baseUrl ?? (read.baseUrl || undefined);
+  const endpoint = endpointOf(service, baseUrl);
+  const variable = keyVariable(endpoint);
   const apiKey = options.apiKey ?? (variable ? options.env[variable]?.trim() || undefined : undefined);
-  const baseUrl = options.baseUrl ?? (settings.text('toolbelt.baseUrl') || undefined);
-  if (!apiKey && variable && !baseUrl) throw new UsageError(`No ${service} API key: set ${variable} or pass --api-key.`);
-  const number = (key: string, fallback: number, min: number, max: number) => {
-    const value = settings.get(key);
-    return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
-  };
-  const toolCalling = settings.text('toolbelt.toolCalling');
+  if (!apiKey && keyRequired(endpoint)) throw new UsageError(`No ${service} API key: set ${variable} or pass --api-key.`);
+  const fromSettings = providerSettingsOf(read, service);
   return {
-    provider: service,
-    model: options.model ?? (settings.text('toolbelt.model') || DEFAULT_MODELS[service]),
+    ...fromSettings,
+    model: options.model ?? fromSettings.model,
     ...(baseUrl ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
-    idleTimeoutMs: number('toolbelt.chat.requestTimeoutSeconds', 60, 5, 600) * 1000,
-    toolCalling: (['auto', 'native', 'prompt'].includes(toolCalling) ? toolCalling : 'auto') as ToolCallingMode,
-    contextTokens: number('toolbelt.chat.contextWindow', 0, 0, 10_000_000) || undefined,
   };
+}
+
+/** The chat settings of the snapshot (workspace over the person's), read as VS Code reads them. */
+export function chatSettingsOf(settings: SettingsSnapshot): ChatSettings {
+  return readChatSettings((key) => settings.get(`toolbelt.${key}`));
 }
 
 /** The approved reasons, checked: an unknown one is a usage error. */
@@ -87,18 +91,21 @@ export async function runPrompt(workspace: CliWorkspace, options: RunOptions): P
       return agent.sessionContext;
     },
     confirm: async (request) => {
-      if (options.approve.has(request.reason)) return true;
+      if (options.approve.has(request.reason)) {
+        // Approved in advance by a flag, not by a person looking at this call: the log says a rule decided.
+        request.decidedBy = 'rule';
+        return true;
+      }
       throw new ToolRefusedError(unapprovedRefusal(request));
     },
     beforeChange: (targets) => group.beforeChange(targets),
   };
-  const maxRounds = workspace.settings.current.get('toolbelt.chat.maxToolRounds');
   const agent = new AgentLoop(createProvider(config), {
     toolRegistry: workspace.manager.registry,
     workspaceRoot: workspace.root,
     systemPrompt: workspace.context.systemPrompt,
     sessionContextFilePath: workspace.context.sessionContextFilePath,
-    ...(typeof maxRounds === 'number' && maxRounds >= 1 ? { maxToolRounds: Math.min(200, Math.round(maxRounds)) } : {}),
+    maxToolRounds: chatSettingsOf(workspace.settings.current).maxToolRounds,
     caller,
   });
   const report = new RunReport(options);
@@ -113,12 +120,19 @@ export async function runPrompt(workspace: CliWorkspace, options: RunOptions): P
   return report.finish();
 }
 
-/** Writes a run's events as text (answer on stdout, calls on stderr) or as JSON lines, and works out the exit code. */
+/**
+ * Writes a run's events as text (answer on stdout, calls on stderr) or as JSON lines, and works
+ * out the exit code. What the model or a tool wrote reaches the terminal with its control, bidi
+ * and zero-width characters shown as escapes: an answer cannot write the clipboard, hide a link,
+ * move the cursor or clear the screen.
+ */
 class RunReport {
   private refused: string[] = [];
   private failure: string | undefined;
   private end: 'stop' | 'max_rounds' | 'aborted' | undefined;
   private endsWithNewline = true;
+  /** A carriage return at the end of a chunk: a line end if the next chunk starts with a line feed. */
+  private heldReturn = false;
 
   constructor(private readonly options: RunOptions) {}
 
@@ -130,21 +144,21 @@ class RunReport {
     const { stdout, stderr } = this.options;
     switch (event.type) {
       case 'text':
-        stdout.write(event.text);
-        this.endsWithNewline = event.text.endsWith('\n');
+        this.answer(event.text);
         return;
       case 'tool_call_start':
-        stderr.write(`→ ${event.name} ${event.arguments}\n`);
+        stderr.write(`→ ${terminalLine(event.name)} ${terminalLine(event.arguments)}\n`);
         return;
       case 'tool_call_end': {
-        const detail = event.status === 'ok' ? '' : `: ${event.result.split('\n')[0]}`;
-        stderr.write(`${event.status === 'ok' ? '✓' : '✗'} ${event.name} ${event.status} (${Math.round(event.durationMs)} ms)${detail}\n`);
+        const detail = event.status === 'ok' ? '' : `: ${terminalLine(event.result.split('\n')[0])}`;
+        stderr.write(`${event.status === 'ok' ? '✓' : '✗'} ${terminalLine(event.name)} ${event.status} (${Math.round(event.durationMs)} ms)${detail}\n`);
         return;
       }
       case 'error':
-        stderr.write(`toolbelt: error: ${event.message}\n`);
+        stderr.write(`toolbelt: error: ${terminalLine(event.message)}\n`);
         return;
       case 'done':
+        this.answer('');
         if (!this.endsWithNewline) stdout.write('\n');
         return;
       default:
@@ -157,15 +171,26 @@ class RunReport {
       : this.end === 'aborted' ? EXIT.interrupted
         : this.refused.length > 0 ? EXIT.refused
           : this.end !== 'stop' ? EXIT.incomplete : EXIT.ok;
-    if (this.options.json) this.options.stdout.write(`${JSON.stringify({ type: 'exit', code, refused: this.refused })}\n`);
-    else if (code === EXIT.refused) this.options.stderr.write(`toolbelt: ${this.refused.length} tool call${this.refused.length === 1 ? ' was' : 's were'} refused (${this.refused.join(', ')}); exit code ${code}.\n`);
+    if (!this.options.json) this.answer('');
+    if (this.options.json) this.options.stdout.write(`${terminalJson({ type: 'exit', code, refused: this.refused })}\n`);
+    else if (code === EXIT.refused) this.options.stderr.write(`toolbelt: ${this.refused.length} tool call${this.refused.length === 1 ? ' was' : 's were'} refused (${this.refused.map(terminalLine).join(', ')}); exit code ${code}.\n`);
     else if (code === EXIT.incomplete) this.options.stderr.write(`toolbelt: the turn stopped before an answer; exit code ${code}.\n`);
     return code;
+  }
+
+  /** A chunk of the answer; '' flushes a carriage return held back from the last one. */
+  private answer(chunk: string): void {
+    let text = this.heldReturn ? `\r${chunk}` : chunk;
+    this.heldReturn = chunk !== '' && text.endsWith('\r');
+    if (this.heldReturn) text = text.slice(0, -1);
+    if (text === '') return;
+    this.options.stdout.write(terminalText(text));
+    this.endsWithNewline = text.endsWith('\n');
   }
 
   private json(event: AgentEvent): void {
     if (event.type === 'context' || event.type === 'tool_call_pending') return;
     const line = event.type === 'error' ? { type: 'error', message: event.message, kind: event.error.kind } : event;
-    this.options.stdout.write(`${JSON.stringify(line)}\n`);
+    this.options.stdout.write(`${terminalJson(line)}\n`);
   }
 }

@@ -1,6 +1,7 @@
 import { validateArguments } from './arguments';
-import { contextCaller, type ToolCaller } from './caller';
-import { obtainConsent, unasked, type ConsentPlan } from './consent';
+import type { ToolCaller } from './caller';
+import { unasked, type ConsentPlan } from './consent';
+import { runConsented } from './consentedCall';
 import type { ChatTool, ExecutableTool, ToolExecuteOptions } from './interface';
 import { LIMITS } from './manifest';
 import type { ToolContext, ToolDefinition, ToolRisk } from './types';
@@ -69,15 +70,16 @@ export class BuiltinTool implements ExecutableTool {
     return this.plan(checked, options.signal);
   }
 
-  async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
-    const { signal } = options;
-    signal?.throwIfAborted();
-    const checked = validateArguments(this.name, this.definition.parameters, args);
-    const plan = await this.plan(checked, signal);
-    const caller = options.caller ?? contextCaller(this.context);
-    await obtainConsent(plan, this.context, { caller, args: checked, signal, pauseBudget: options.pauseBudget, approval: options.approval });
-    signal?.throwIfAborted();
-    return this.implementation.run(checked, this.context, { signal, caller, plan, ...(options.ran && { ran: options.ran }) });
+  execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
+    return runConsented(
+      this.context,
+      options,
+      async (signal) => {
+        const checked = validateArguments(this.name, this.definition.parameters, args);
+        return { args: checked, plan: await this.plan(checked, signal) };
+      },
+      ({ args: checked, plan }, caller) => this.implementation.run(checked, this.context, { signal: options.signal, caller, plan, ...(options.ran && { ran: options.ran }) }),
+    );
   }
 
   /** A tool with a `timeoutSeconds` parameter (run_bash) gets that long, plus time to stop and report. */

@@ -10,9 +10,27 @@ import type { ResolvedPath } from './workspacePaths';
 /** The setting people change to say which files are sensitive (named in messages). */
 export const SENSITIVE_SETTING = 'toolbelt.tools.sensitiveFiles';
 
-/** What `toolbelt.tools.sensitiveFiles` holds by default. */
+/**
+ * Credential locations of a home folder (relative to it). One list: the sandbox hides them in the
+ * real home folder, and the sensitive-file defaults below cover them wherever a workspace holds
+ * them (a workspace opened at the home folder reads `.aws/credentials` only when a person says so).
+ */
+const HOME_CREDENTIAL_FOLDERS = ['.ssh', '.aws', '.gnupg', '.config/gh', '.kube', '.config/gcloud', '.azure'];
+const HOME_CREDENTIAL_FILES = ['.netrc', '.npmrc', '.docker/config.json', '.git-credentials', '.pypirc', '.cargo/credentials', '.cargo/credentials.toml'];
+export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([...HOME_CREDENTIAL_FOLDERS, ...HOME_CREDENTIAL_FILES]);
+
+/** A glob at any depth: a bare name already matches at any depth, a path needs `**` before it. */
+function anyDepth(relative: string): string {
+  return relative.includes('/') ? `**/${relative}` : relative;
+}
+
+/** The built-in sensitive files: always sensitive, whatever a settings level lists (levels only add). */
 export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = Object.freeze([
-  '.env', '.env.*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*', '.npmrc', '.netrc', '*.p12', '*.pfx',
+  ...new Set([
+    '.env', '.env.*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*', '.npmrc', '.netrc', '*.p12', '*.pfx',
+    ...HOME_CREDENTIAL_FOLDERS.flatMap((folder) => [anyDepth(folder), `**/${folder}/**`]),
+    ...HOME_CREDENTIAL_FILES.map(anyDepth),
+  ]),
 ]);
 
 type Compiled = { glob: string; regex: RegExp }[];
@@ -47,10 +65,40 @@ function compile(globs: readonly string[]): Compiled {
   return compiled;
 }
 
-/** The globs of a list that can be used (strings, not negated, parseable), with why the others cannot. */
+/** `toolbelt.tools.sensitiveFiles` at the person's level and at the workspace's (undefined where unset). */
+export interface SensitiveFileLevels {
+  user: unknown;
+  workspace: unknown;
+}
+
+/**
+ * The sensitive files as they apply: the built-in list, the person's and the workspace's, added
+ * up. A list protects, so no level can take an entry away: a workspace that sets `[]`, or copies
+ * the built-in list and deletes entries from it, changes nothing, and the problems say so.
+ */
+export function layeredSensitiveGlobs(levels: SensitiveFileLevels): { globs: string[]; problems: string[] } {
+  const globs = new Set(DEFAULT_SENSITIVE_GLOBS);
+  const problems: string[] = [];
+  for (const [level, label] of [[levels.user, 'User settings'], [levels.workspace, 'Workspace settings']] as const) {
+    if (level == null) continue;
+    const checked = checkSensitiveGlobs(level);
+    problems.push(...checked.problems.map((problem) => `${label}: ${problem}`));
+    for (const glob of checked.globs) globs.add(glob);
+    // A list that keeps some built-in entries but not others, or none at all, was meant to take them away.
+    const left = Array.isArray(level) ? DEFAULT_SENSITIVE_GLOBS.filter((glob) => !level.includes(glob)) : [];
+    const meantToRemove = Array.isArray(level) && (level.length === 0 || (left.length > 0 && left.length < DEFAULT_SENSITIVE_GLOBS.length));
+    if (meantToRemove) {
+      const named = left.slice(0, 4).map((glob) => `"${glob}"`).join(', ') + (left.length > 4 ? ` and ${left.length - 4} more` : '');
+      problems.push(`${label}: ${SENSITIVE_SETTING} leaves out ${named}; the list only adds to the built-in sensitive files, so they stay sensitive.`);
+    }
+  }
+  return { globs: [...globs], problems };
+}
+
+/** The globs of one level's list that can be used (strings, not negated, parseable), with why the others cannot. */
 export function checkSensitiveGlobs(entries: unknown): { globs: string[]; problems: string[] } {
-  if (entries == null) return { globs: [...DEFAULT_SENSITIVE_GLOBS], problems: [] };
-  if (!Array.isArray(entries)) return { globs: [...DEFAULT_SENSITIVE_GLOBS], problems: [`${SENSITIVE_SETTING} must be a list of globs; the default list applies.`] };
+  if (entries == null) return { globs: [], problems: [] };
+  if (!Array.isArray(entries)) return { globs: [], problems: [`${SENSITIVE_SETTING} must be a list of globs; it was ignored.`] };
   const globs: string[] = [];
   const problems: string[] = [];
   entries.forEach((entry: unknown, index) => {

@@ -1,6 +1,6 @@
 import { ToolArgumentError, validateArguments } from './arguments';
-import { contextCaller } from './caller';
-import { obtainConsent, unasked, type ConsentPlan } from './consent';
+import { unasked, type ConsentPlan } from './consent';
+import { runConsented } from './consentedCall';
 import type { ChatTool, ExecutableTool, ToolExecuteOptions, ToolParameters } from './interface';
 import { LIMITS } from './manifest';
 import type { ExternalCatalogTool } from './toolCatalog';
@@ -71,14 +71,20 @@ export class ExternalTool implements ExecutableTool {
     return plan;
   }
 
-  async execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
+  execute(args: Record<string, unknown>, options: ToolExecuteOptions = {}): Promise<string> {
+    return runConsented(
+      this.options.context,
+      options,
+      async () => {
+        const checked = checkExternalArguments(this.name, this.entry.parameters, args);
+        return { args: checked, plan: await this.consent(checked) };
+      },
+      ({ args: checked }) => this.callSource(checked, options),
+    );
+  }
+
+  private async callSource(checked: Record<string, unknown>, options: ToolExecuteOptions): Promise<string> {
     const { signal } = options;
-    signal?.throwIfAborted();
-    const checked = checkExternalArguments(this.name, this.entry.parameters, args);
-    const plan = await this.consent(checked);
-    const caller = options.caller ?? contextCaller(this.options.context);
-    await obtainConsent(plan, this.options.context, { caller, args: checked, signal, pauseBudget: options.pauseBudget, approval: options.approval });
-    signal?.throwIfAborted();
     const result = await this.options.source.call(this.entry.toolName, checked, { signal });
     if (options.ran && this.options.source.containment) options.ran.containment = this.options.source.containment;
     const text = capOutput(typeof result?.text === 'string' ? result.text : '');

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { checkPolicyEntries } from './commandPolicy';
-import { checkSensitiveGlobs } from './sensitiveFiles';
+import { layeredSensitiveGlobs, type SensitiveFileLevels } from './sensitiveFiles';
 import type { CommandPolicy } from './types';
 
 /** The raw settings values, each level apart (undefined where unset; workspace values only when trusted). */
 export interface TrustRuleValues {
-  sensitiveFiles: unknown;
+  sensitiveFiles: SensitiveFileLevels;
   allowedCommands: { user: unknown; workspace: unknown };
   deniedCommands: { user: unknown; workspace: unknown };
 }
@@ -21,13 +21,13 @@ export interface TrustRules {
 }
 
 /**
- * The rules tools follow, from the settings: the person's own allowed and denied commands apply
- * at once; a workspace may add denied commands, but its allowed commands apply only once the
+ * The rules tools follow, from the settings: sensitive files add up over the built-in list and
+ * both levels (layeredSensitiveGlobs); the person's own allowed and denied commands apply at once; a workspace may add denied commands, but its allowed commands apply only once the
  * person accepted that exact list (`acceptedHash`). Denied entries of both levels add up, so a
  * workspace cannot lift the person's own.
  */
 export function buildTrustRules(values: TrustRuleValues, acceptedHash: string | undefined): TrustRules {
-  const sensitive = checkSensitiveGlobs(values.sensitiveFiles);
+  const sensitive = layeredSensitiveGlobs(values.sensitiveFiles);
   const user = checkPolicyEntries({ allowed: values.allowedCommands.user, denied: values.deniedCommands.user });
   const workspace = checkPolicyEntries({ allowed: values.allowedCommands.workspace, denied: values.deniedCommands.workspace });
   const problems = [...sensitive.problems, ...user.problems.map((p) => `User settings: ${p}`), ...workspace.problems.map((p) => `Workspace settings: ${p}`)];

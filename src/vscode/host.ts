@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { sandboxRequestFor } from '../tools/sandboxLaunch';
+import { hideFromSandboxes, sandboxRequestFor } from '../tools/sandboxLaunch';
 import { createApi } from './api';
 import { registerApiKeyCommand } from './apiKeys';
 import { CHAT_VIEW } from './chat/chatView';
@@ -13,6 +13,7 @@ import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
 import { registerOtherAgents } from './otherAgents';
 import { registerPolicyTestDiagnostics } from './policyTestDiagnostics';
+import { registerRuleDiagnostics } from './ruleDiagnostics';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
 import { registerToolsPlacement } from './toolsPlacement';
 import { registerToolsView, TOOLS_VIEW } from './toolsTree';
@@ -36,6 +37,8 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const { watcher, keys } = shell.presence;
   shell.presence.attachLog(log);
   // Workspace facts only: each caller (the panel, @toolbelt, VS Code's chat) brings its own approvals and undo.
+  // Undo's copies of earlier file contents, chat history and the call log: no sandboxed process sees them.
+  for (const storage of [context.storageUri, context.globalStorageUri]) if (storage?.scheme === 'file') hideFromSandboxes(storage.fsPath);
   const toolState = stateStore(context, TOOL_STATE_FILE, log);
   const toolContext = new WorkspaceToolContext({ state: toolState, log, watcher });
   const tools = new WorkspaceTools(toolState, toolContext, log, watcher);
@@ -47,7 +50,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   context.subscriptions.push(registerOtherAgents(context, log));
   registerToolsPlacement(context, log);
   registerRegistryDiagnostics(context, tools, log);
-  context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log));
+  context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log), registerRuleDiagnostics(toolContext, watcher, log));
   registerToolSources(context, tools, log, () => {
     const { cwd: _cwd, ...request } = sandboxRequestFor(toolContext, toolContext.workspaceRoot);
     return request;

@@ -4,6 +4,7 @@ import { decideCall, type ConsentSource } from '../tools/policyDecision';
 import { checkPolicyExamples, readPolicyExamples } from '../tools/policyTests';
 import type { ToolRegistry } from '../tools/registry';
 import type { SettingsWatcher } from './settings';
+import { settingsDiagnostics, workspaceSettingsUri } from './settingsDiagnostics';
 import type { WorkspaceTools } from './workspaceTools';
 
 /**
@@ -13,42 +14,12 @@ import type { WorkspaceTools } from './workspaceTools';
  * judges the rules, not the switches: every registered tool counts as switched on.
  */
 export function registerPolicyTestDiagnostics(tools: WorkspaceTools, watcher: SettingsWatcher, log: vscode.LogOutputChannel): vscode.Disposable {
-  const collection = vscode.languages.createDiagnosticCollection('toolbelt-policy');
-  let generation = 0;
-  const refresh = () => {
-    const mine = ++generation;
-    void check(tools).then(
-      (found) => {
-        if (mine !== generation) return;
-        collection.clear();
-        if (found) collection.set(found.uri, found.diagnostics);
-      },
-      (error: unknown) => log.warn(`Could not check toolbelt.policy.tests: ${String(error)}`),
-    );
-  };
-  const disposables = [
-    collection,
-    tools.onDidChange(refresh),
-    // Any of Toolbelt's settings: the examples themselves, the rules, the registry.
-    watcher.onDidChange(refresh),
-    vscode.workspace.onDidSaveTextDocument((document) => isSettings(document.uri) && refresh()),
-    vscode.workspace.onDidOpenTextDocument((document) => isSettings(document.uri) && refresh()),
-  ];
-  refresh();
-  return vscode.Disposable.from(...disposables);
-}
-
-function settingsUri(): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-  return folder && vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
-}
-
-function isSettings(uri: vscode.Uri): boolean {
-  return uri.toString() === settingsUri()?.toString();
+  // Any of Toolbelt's settings: the examples themselves, the rules, the registry.
+  return settingsDiagnostics('toolbelt-policy', () => check(tools), [tools.onDidChange, watcher.onDidChange], log);
 }
 
 async function check(tools: WorkspaceTools): Promise<{ uri: vscode.Uri; diagnostics: vscode.Diagnostic[] } | undefined> {
-  const uri = settingsUri();
+  const uri = workspaceSettingsUri();
   if (!uri) return undefined;
   const document = await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
   if (!document) return undefined;

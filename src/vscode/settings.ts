@@ -1,41 +1,18 @@
 import * as vscode from 'vscode';
 import { Disposables } from './dispose';
-import type { ToolCallingMode } from '../providers/types';
-import { isProviderName, type ProviderName } from '../providers/providerNames';
+import { readChatSettings, type ChatSettings } from '../providers/chatSettings';
 import type { SandboxSettingValues } from '../tools/sandboxSettings';
-
-const TOOL_CALLING_MODES: readonly ToolCallingMode[] = ['auto', 'native', 'prompt'];
+import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';
 
 export const SECTION = 'toolbelt';
 export const REGISTRY_KEY = 'tools.registry';
 
-export interface ToolbeltSettings {
-  provider: ProviderName;
-  model: string;
-  baseUrl: string;
-  systemPrompt: string;
-  sessionContextFile: string;
-  maxToolRounds: number;
-  requestTimeoutSeconds: number;
-  toolCalling: ToolCallingMode;
-  /** 0: the model's own window. */
-  contextWindow: number;
-}
+/** The chat's settings, read by the one reader the CLI uses too (readChatSettings). */
+export type ToolbeltSettings = ChatSettings;
 
 export function readSettings(): ToolbeltSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const provider = config.get<string>('provider', 'openai');
-  return {
-    provider: isProviderName(provider) ? provider : 'openai',
-    model: config.get<string>('model', '').trim(),
-    baseUrl: config.get<string>('baseUrl', '').trim(),
-    systemPrompt: config.get<string>('systemPrompt', ''),
-    sessionContextFile: config.get<string>('sessionContextFile', '') || '.toolbelt/session-context.md',
-    maxToolRounds: clampInteger(config.get<number>('chat.maxToolRounds', 25), 1, 200, 25),
-    requestTimeoutSeconds: clampInteger(config.get<number>('chat.requestTimeoutSeconds', 60), 5, 600, 60),
-    toolCalling: oneOf(config.get<string>('toolCalling', 'auto'), TOOL_CALLING_MODES, 'auto'),
-    contextWindow: clampInteger(config.get<number>('chat.contextWindow', 0), 0, 10_000_000, 0),
-  };
+  return readChatSettings((key) => config.get<unknown>(key));
 }
 
 /** The raw `toolbelt.tools.registry` value, whatever the user wrote: ToolManager judges it. */
@@ -69,7 +46,7 @@ interface Levels {
  * on VS Code filtering them).
  */
 export interface TrustRuleSettings {
-  sensitiveFiles: unknown;
+  sensitiveFiles: Levels;
   allowedCommands: Levels;
   deniedCommands: Levels;
 }
@@ -80,9 +57,8 @@ export function readTrustRuleSettings(trusted: boolean = vscode.workspace.isTrus
     const inspected = config.inspect<unknown>(key);
     return { user: inspected?.globalValue, workspace: trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined };
   };
-  const sensitive = levels(SENSITIVE_FILES_KEY);
   return {
-    sensitiveFiles: sensitive.workspace ?? sensitive.user,
+    sensitiveFiles: levels(SENSITIVE_FILES_KEY),
     allowedCommands: levels(ALLOWED_COMMANDS_KEY),
     deniedCommands: levels(DENIED_COMMANDS_KEY),
   };
@@ -137,24 +113,11 @@ export class SettingsWatcher extends Disposables {
   }
 }
 
-function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
-  return Math.min(max, Math.max(min, Math.round(value)));
-}
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
-}
-
-/**
- * `toolbelt.approvals.writes`, the strictest of the levels that set it: a workspace can ask for
- * more review than the person chose, never for less.
- */
-export function readWriteApprovals(): 'protected' | 'always' | 'never' {
+/** `toolbelt.approvals.writes` over the levels that set it, by the one rule (strictestWriteApprovals). */
+export function readWriteApprovals(): WriteApprovals {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('approvals.writes');
-  const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
-  if (values.includes('always')) return 'always';
-  return values.includes('never') && !values.includes('protected') ? 'never' : 'protected';
+  return strictestWriteApprovals([inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue]);
 }
 
 export const MCP_SERVERS_KEY = 'mcp.servers';

@@ -6,6 +6,7 @@ import { buildSandboxRules, type SandboxRules } from '../tools/sandboxSettings';
 import { buildTrustRules, type TrustRules } from '../tools/trustRules';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
 import type { CommandPolicy, ConfirmationRequest, SandboxSetting, ToolContext } from '../tools/types';
+import { questionTitle, whyAsked } from '../tools/askWording';
 import type { StateStore } from './jsonStateFile';
 import { readExcludeGlobs, readSandboxSettings, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
 
@@ -123,6 +124,11 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
     return sandbox;
   }
 
+  /** What the rules' reader found wrong with the settings now, each prefixed with its level. */
+  ruleProblems(): readonly string[] {
+    return this.currentRules().problems;
+  }
+
   /** The rules as they apply now, without offering anything. */
   describeRules(): TrustRulesView {
     const rules = this.currentRules();
@@ -205,15 +211,9 @@ export function findRipgrep(appRoot: string): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
-/** Asks with a modal dialog; the chat panel replaces this with approval inside its tool cards. */
+/** Asks with a modal dialog, in the words every other way of asking uses; the chat panel asks inside its tool cards instead. */
 export const confirmWithDialog: Confirmer = async (request) => {
-  const title =
-    request.reason === 'protected' ? `Toolbelt: ${request.tool} wants to change a protected path`
-      : request.reason === 'sensitive' ? `Toolbelt: ${request.tool} wants to read a file that may hold secrets`
-        : request.reason === 'external' ? `Toolbelt: run ${request.tool}, a tool from outside Toolbelt?`
-          : request.reason === 'unsandboxed' ? 'Toolbelt: run this command without a sandbox?'
-            : `Toolbelt: allow ${request.tool}?`;
-  const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: request.summary }, 'Allow');
+  const choice = await vscode.window.showWarningMessage(questionTitle(request.tool, request.reason), { modal: true, detail: `${request.summary}\n\n${whyAsked(request)}` }, 'Allow');
   return choice === 'Allow';
 };
 

@@ -32,6 +32,8 @@ export class WorkspaceTools extends Disposables {
   private lastResult: ApplyResult = { warnings: [], errors: [] };
   /** While above zero, problems are only logged: a source still loading would make its tools' names read as unknown. */
   private reportHolds = 0;
+  /** What startNeeded waits for first: the sources' definitions being read again (a settings change just named a server). */
+  private sourcesLoading: () => Promise<unknown> = () => Promise.resolve();
 
   constructor(
     state: StateStore,
@@ -143,8 +145,14 @@ export class WorkspaceTools extends Disposables {
   }
 
   /** Starts the sources a registered tool waits for; the chat awaits it before a turn. */
-  startNeeded(): Promise<void> {
+  async startNeeded(): Promise<void> {
+    await this.sourcesLoading().catch(() => undefined);
     return this.manager.startNeededSources();
+  }
+
+  /** startNeeded waits for `loading` first, so a source the settings just named is there to be started. */
+  waitForSourcesBeforeStarting(loading: () => Promise<unknown>): void {
+    this.sourcesLoading = loading;
   }
 
   /** Enables a tool; one that is available but not registered is first added to the workspace settings. */

@@ -86,7 +86,7 @@ describe('Approvals that read well, and risk at a glance (browser)', function ()
     assert.match(await focusedClass(), /\bapproval\b/, 'the card took the keyboard: the composer was empty');
     assert.equal(await approval.locator('.approval-proposed pre').textContent(), TASKS, 'the proposed content as text, not an escaped JSON string');
     assert.doesNotMatch((await approval.textContent()) ?? '', /\\n/, 'no escaped newlines anywhere in the question');
-    assert.equal(await approval.locator('.approval-why').textContent(), '.vscode/ holds workspace settings and tasks that change what tools and commands run.');
+    assert.equal(await approval.locator('.approval-why').textContent(), 'It changes a protected path: .vscode/ holds workspace settings and tasks that change what tools and commands run.');
     assert.equal(await approval.locator('button.allow-for-chat').textContent(), 'Allow writes to ".vscode/tasks.json" for this chat');
     assert.match((await approval.locator('.approval-scope').textContent()) ?? '', /Covers write_file on exactly this path, whatever the content, in this chat only; other paths and other tools still ask\./);
     assert.equal(existsSync(path.join(workbench.workspace, '.vscode', 'tasks.json')), false, 'nothing written before the decision');

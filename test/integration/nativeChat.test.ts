@@ -228,6 +228,20 @@ describe('@toolbelt: Toolbelt\'s Agent on a vscode.lm model', () => {
     assert.equal(existsSync(path.join(root(), 'h5-from-agent')), false);
   });
 
+  it('stops after toolbelt.chat.maxToolRounds rounds, as the panel does (the setting was ignored here)', async () => {
+    await setChatSettings({ 'chat.maxToolRounds': 1 });
+    try {
+      const call = (id: string) => [new vscode.LanguageModelToolCallPart(id, 'calculator', { expression: '1+1' })];
+      const model = new ScriptedChatModel([call('round-1'), call('round-2'), call('round-3'), [new vscode.LanguageModelTextPart('Never reached.')]]);
+      const before = (await api.tools.log()).length;
+      const { out } = await toolbeltTurn(model, 'keep adding');
+      assert.match(out.markdown.join(''), /reached its limit of 1 rounds of tool calls/);
+      assert.equal((await api.tools.log()).slice(before).length, 1, 'one round of calls ran, the next was not run');
+    } finally {
+      await setChatSettings({ 'chat.maxToolRounds': undefined });
+    }
+  });
+
   it('stops the turn and kills a running run_bash when the request is cancelled', async () => {
     const marker = `${40 + Math.floor(Math.random() * 1000) / 1000}`;
     const model = new ScriptedChatModel([[new vscode.LanguageModelToolCallPart('call-3', 'run_bash', { command: `sleep ${marker} & wait` })], [new vscode.LanguageModelTextPart('never')]]);

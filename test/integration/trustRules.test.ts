@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
 import type { ToolbeltApi } from '../../src/vscode/api';
 import { ModelServer } from '../support/modelServer';
 import { activateToolbelt, setRegistry, waitFor } from './helpers';
@@ -49,9 +50,24 @@ describe('Sensitive files and command rules from workspace settings (trusted)', 
       const now = api.tools.policy();
       return now.commandPolicy?.denied.includes('touch') ? now : undefined;
     }, 'the workspace rules to apply');
-    assert.deepEqual(policy.sensitiveGlobs, SENSITIVE);
+    assert.deepEqual(policy.sensitiveGlobs, [...DEFAULT_SENSITIVE_GLOBS, ...SENSITIVE], 'the workspace adds to the built-in list');
     assert.deepEqual(policy.commandPolicy, { allowed: [], denied: DENIED });
     assert.deepEqual(policy.pendingWorkspaceCommands, ALLOWED);
+  });
+
+  it('a workspace list that leaves built-in entries out removes nothing, and the Problems view says so on the setting', async () => {
+    await setWorkspace({ 'tools.sensitiveFiles': [] });
+    const settings = vscode.Uri.file(path.join(folder(), '.vscode', 'settings.json'));
+    const warning = await waitFor(
+      () => vscode.languages.getDiagnostics(settings).find((d) => d.source === 'Toolbelt' && /toolbelt\.tools\.sensitiveFiles leaves out "\.env"/.test(d.message)),
+      'a warning on toolbelt.tools.sensitiveFiles in the Problems view',
+    );
+    assert.equal(warning.severity, vscode.DiagnosticSeverity.Warning);
+    const text = (await fs.readFile(settings.fsPath, 'utf8')).split('\n');
+    assert.match(text[warning.range.start.line], /"toolbelt\.tools\.sensitiveFiles"/, 'placed on the setting');
+    assert.ok(api.tools.policy().sensitiveGlobs.includes('.env'), '.env stays sensitive');
+    await setWorkspace({ 'tools.sensitiveFiles': SENSITIVE });
+    await waitFor(() => !vscode.languages.getDiagnostics(settings).some((d) => /leaves out/.test(d.message)), 'the warning to go once the list only adds');
   });
 
   it('refuses a denied command in a chat turn without running it', async () => {

@@ -3,24 +3,9 @@ import * as path from 'node:path';
 import { endpointLabel, endpointOf, keyRequired, keyVariable, secretName } from '../../src/providers/endpoints';
 import type * as ApiKeysModule from '../../src/vscode/apiKeys';
 import { requireWithVscode } from '../support/withFakeVscode';
+import { FakeSecretStorage } from '../support/fakeQuickInput';
 
 const OUT = path.resolve(__dirname, '../../src/vscode');
-
-/** SecretStorage as a map, recording every store and delete. */
-class FakeSecrets {
-  readonly values = new Map<string, string>();
-  get(key: string): Promise<string | undefined> {
-    return Promise.resolve(this.values.get(key));
-  }
-  store(key: string, value: string): Promise<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
-  delete(key: string): Promise<void> {
-    this.values.delete(key);
-    return Promise.resolve();
-  }
-}
 
 function loadApiKeys(): typeof ApiKeysModule {
   return requireWithVscode<typeof ApiKeysModule>({ workspace: {} }, [path.join(OUT, 'apiKeys.js'), path.join(OUT, 'settings.js')]);
@@ -59,7 +44,7 @@ describe('One API key per endpoint', () => {
   describe('ApiKeys', () => {
     it('sends a key only to the endpoint it was given for', async () => {
       const { ApiKeys } = loadApiKeys();
-      const secrets = new FakeSecrets();
+      const secrets = new FakeSecretStorage();
       const keys = new ApiKeys(secrets as never, () => false);
       const openai = endpointOf('openai');
       const local = endpointOf('openai', 'http://127.0.0.1:1234/v1');
@@ -74,14 +59,14 @@ describe('One API key per endpoint', () => {
     it('never hands the environment\'s OpenAI key to a custom server', async () => {
       process.env.OPENAI_API_KEY = 'sk-from-env';
       const { ApiKeys } = loadApiKeys();
-      const keys = new ApiKeys(new FakeSecrets() as never, () => false);
+      const keys = new ApiKeys(new FakeSecretStorage() as never, () => false);
       assert.equal(await keys.get(endpointOf('openai')), 'sk-from-env');
       assert.equal(await keys.get(endpointOf('openai', 'http://127.0.0.1:1234/v1')), undefined);
     });
 
     it('moves a key stored the old way to the provider\'s own service when no custom base URL was ever set', async () => {
       const { ApiKeys } = loadApiKeys();
-      const secrets = new FakeSecrets();
+      const secrets = new FakeSecretStorage();
       secrets.values.set('toolbelt.apiKey.openai', 'sk-old');
       const keys = new ApiKeys(secrets as never, () => false);
       assert.equal(await keys.get(endpointOf('openai', 'http://127.0.0.1:1234/v1')), undefined, 'not to a custom server');
@@ -92,7 +77,7 @@ describe('One API key per endpoint', () => {
 
     it('leaves an old key unused when a custom base URL is set: it may have been that server\'s', async () => {
       const { ApiKeys } = loadApiKeys();
-      const secrets = new FakeSecrets();
+      const secrets = new FakeSecretStorage();
       secrets.values.set('toolbelt.apiKey.openai', 'maybe-lm-studio');
       const keys = new ApiKeys(secrets as never, () => true);
       assert.equal(await keys.get(endpointOf('openai')), undefined);

@@ -43,7 +43,7 @@ describe('Apply to File through the chat (the person\'s own write_file call)', (
       save: () => undefined,
       activeTools: () => [],
       describeModel: () => ({ provider: 'openai', model: 'm' }),
-      checkpoints: () => CheckpointStore.open(storage),
+      checkpoints: () => CheckpointStore.open(storage, () => [ws.root]),
     };
     controller = new ChatController(env);
     // The chat is the caller of its turns' calls: its confirm is what they ask.

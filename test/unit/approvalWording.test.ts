@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ApprovalBroker, approvalRecord, approvalScope, decisionRecord, whyAsked, whyProtected } from '../../src/chat/approvals';
+import { ApprovalBroker, approvalRecord, approvalScope, decisionRecord } from '../../src/chat/approvals';
+import { whyAsked, whyProtected } from '../../src/tools/askWording';
 import type { ApprovalView } from '../../src/protocol';
 import { createBuiltinTool } from '../../src/tools/factory';
 import { BUILTIN_MANIFEST } from '../../src/tools/manifest';
@@ -35,7 +36,7 @@ describe('Approval cards in words', () => {
     assert.equal(whyProtected('.vscode/settings.json'), '.vscode/ holds workspace settings and tasks that change what tools and commands run.');
     assert.equal(whyProtected('.git/hooks/pre-commit'), '.git/ holds the repository itself and its hooks, which run code on every commit.');
     assert.equal(whyProtected('team.code-workspace'), 'A .code-workspace file holds workspace settings that change what tools and commands run.');
-    assert.equal(whyAsked({ tool: 'move', reason: 'protected', paths: ['src/a.ts', 'sub/.VSCODE/tasks.json'] }), whyProtected('sub/.VSCODE/tasks.json'), 'the protected one of the paths, any case');
+    assert.equal(whyAsked({ tool: 'move', reason: 'protected', paths: ['src/a.ts', 'sub/.VSCODE/tasks.json'] }), `It changes a protected path: ${whyProtected('sub/.VSCODE/tasks.json')}`, 'the protected one of the paths, any case');
     assert.match(whyAsked({ tool: 'run_bash', reason: 'destructive' }), /asks before every command/);
     assert.match(whyAsked({ tool: 'run_bash', reason: 'command' }), /toolbelt\.runBash\.allowedCommands/);
     assert.match(whyAsked({ tool: 'remove', reason: 'destructive' }), /remove asks before every call/);
@@ -57,7 +58,7 @@ describe('Approval cards in words', () => {
       proposed: { absolute: '/w/.vscode/settings.json', display: '.vscode/settings.json', content },
     });
     assert.deepEqual(write.proposed, { path: '.vscode/settings.json', content, truncated: false });
-    assert.equal(write.why, whyProtected('.vscode/settings.json'));
+    assert.equal(write.why, `It changes a protected path: ${whyProtected('.vscode/settings.json')}`);
     assert.equal(write.command, undefined);
 
     const long = shownFor({ tool: 'write_file', reason: 'protected', summary: 'Write .git/x', args: {}, paths: ['.git/x'], proposed: { absolute: '/w/.git/x', display: '.git/x', content: 'y'.repeat(30_000) } });

@@ -40,7 +40,7 @@ describe('toolbelt run: the Agent headless, against the scripted model server', 
     assert.match(result.stderr, /✓ read_file ok/);
     const toolMessage = (model.requests[1].body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
     assert.match(toolMessage!.content, /alpha/);
-    assert.equal(model.requests[0].headers.authorization, 'Bearer test-key');
+    assert.notEqual(model.requests[0].headers.authorization, 'Bearer test-key', 'the environment key is for OpenAI\'s own service only');
   });
 
   it('--json writes one JSON object per line: the events, then the exit code', async () => {
@@ -67,6 +67,8 @@ describe('toolbelt run: the Agent headless, against the scripted model server', 
     const approved = await run('--approve', 'protected', 'Add a launch config');
     assert.equal(approved.code, 0, approved.stderr);
     assert.equal(await fixture.ws.read('.vscode/launch.json'), '{"x":1}');
+    const logged = (await fixture.callLog()).filter((record) => record.tool === 'write_file').map((record) => record.approvedBy);
+    assert.deepEqual(logged, ['refused', 'rule'], 'an --approve flag is a rule the person set in advance, not a person approving this call');
   });
 
   it('a run is one call group: toolbelt undo takes back everything it changed', async () => {

@@ -123,7 +123,7 @@ describe('run_bash command rules', () => {
 /** How the settings become the rules the tools follow (src/vscode/toolContext.ts reads the settings level by level). */
 describe('trust rules from the settings', () => {
   const values = (over: Partial<TrustRuleValues> = {}): TrustRuleValues => ({
-    sensitiveFiles: undefined,
+    sensitiveFiles: { user: undefined, workspace: undefined },
     allowedCommands: { user: undefined, workspace: undefined },
     deniedCommands: { user: undefined, workspace: undefined },
     ...over,
@@ -163,18 +163,30 @@ describe('trust rules from the settings', () => {
 
   it('reports bad entries by level and leaves them out', () => {
     const rules = buildTrustRules(values({
-      sensitiveFiles: ['.env', 42],
+      sensitiveFiles: { user: undefined, workspace: ['secrets/**', 42] },
       allowedCommands: { user: ['/(/'], workspace: 'npm test' },
       deniedCommands: { user: ['rm', ''], workspace: undefined },
     }), undefined);
-    assert.deepEqual(rules.sensitiveGlobs, ['.env']);
+    assert.deepEqual(rules.sensitiveGlobs, [...DEFAULT_SENSITIVE_GLOBS, 'secrets/**']);
     assert.deepEqual(rules.commandPolicy, { allowed: [], denied: ['rm'] });
-    assert.equal(rules.problems.length, 4);
+    assert.equal(rules.problems.length, 4, rules.problems.join('\n'));
+    assert.match(rules.problems[0], /^Workspace settings: toolbelt\.tools\.sensitiveFiles\[1\] is not a glob/);
     assert.match(rules.problems[1], /^User settings: toolbelt\.runBash\.allowedCommands\[0\] "\/\(\/": invalid regular expression/);
     assert.match(rules.problems.join('\n'), /Workspace settings: toolbelt\.runBash\.allowedCommands must be a list of strings/);
   });
 
-  it('an empty sensitive list means none (not the defaults)', () => {
-    assert.deepEqual(buildTrustRules(values({ sensitiveFiles: [] }), undefined).sensitiveGlobs, []);
+  it('sensitive files add up: a level that empties the list or leaves defaults out removes nothing, and the problems say so', () => {
+    const nothing = buildTrustRules(values({ sensitiveFiles: { user: undefined, workspace: ['nothing'] } }), undefined);
+    assert.deepEqual(nothing.sensitiveGlobs, [...DEFAULT_SENSITIVE_GLOBS, 'nothing']);
+    assert.deepEqual(nothing.problems, [], 'a list of new entries only adds: nothing to say');
+    const emptied = buildTrustRules(values({ sensitiveFiles: { user: undefined, workspace: [] } }), undefined);
+    assert.deepEqual(emptied.sensitiveGlobs, DEFAULT_SENSITIVE_GLOBS);
+    assert.match(emptied.problems.join('\n'), /^Workspace settings: toolbelt\.tools\.sensitiveFiles leaves out "\.env", "\.env\.\*", "\*\.pem", "\*\.key" and \d+ more; the list only adds/);
+    const trimmed = buildTrustRules(values({ sensitiveFiles: { user: undefined, workspace: DEFAULT_SENSITIVE_GLOBS.filter((glob) => glob !== '.env') } }), undefined);
+    assert.ok(trimmed.sensitiveGlobs.includes('.env'));
+    assert.match(trimmed.problems.join('\n'), /leaves out "\.env"; the list only adds/);
+    const both = buildTrustRules(values({ sensitiveFiles: { user: [...DEFAULT_SENSITIVE_GLOBS, 'mine/**'], workspace: [] } }), undefined);
+    assert.deepEqual(both.sensitiveGlobs, [...DEFAULT_SENSITIVE_GLOBS, 'mine/**'], 'the person\'s own entry stays when the workspace sets []');
+    assert.equal(both.problems.length, 1, 'only the workspace level left defaults out');
   });
 });

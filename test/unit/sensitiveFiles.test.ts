@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
-import { checkSensitiveGlobs, DEFAULT_SENSITIVE_GLOBS, sensitiveGlobFor } from '../../src/tools/sensitiveFiles';
+import { HIDDEN_HOME_PATHS } from '../../src/tools/sandboxLaunch';
+import { checkSensitiveGlobs, DEFAULT_SENSITIVE_GLOBS, HOME_CREDENTIAL_PATHS, sensitiveGlobFor } from '../../src/tools/sensitiveFiles';
 import type { ConfirmationRequest, ToolContext } from '../../src/tools/types';
 import { bundledRipgrep, contextFor, TempWorkspace, type TestContext } from '../support/workspace';
 
@@ -49,8 +50,20 @@ describe('sensitive files', () => {
       assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('toolbelt.tools.sensitiveFiles'));
     });
 
-    it('checks the setting: defaults when unset, bad entries reported and left out', () => {
-      assert.deepEqual(checkSensitiveGlobs(undefined), { globs: [...DEFAULT_SENSITIVE_GLOBS], problems: [] });
+    it('the defaults cover the home folder\'s credentials wherever a workspace holds them (one list with the sandbox)', () => {
+      for (const credential of HOME_CREDENTIAL_PATHS) {
+        assert.ok(sensitiveGlobFor(DEFAULT_SENSITIVE_GLOBS, [credential]), credential);
+        assert.ok(sensitiveGlobFor(DEFAULT_SENSITIVE_GLOBS, [`home/me/${credential}`]), `home/me/${credential}`);
+      }
+      for (const inside of ['.aws/credentials', '.config/gh/hosts.yml', '.kube/config', '.ssh/id_ecdsa', '.gnupg/private-keys-v1.d/x.key']) {
+        assert.ok(sensitiveGlobFor(DEFAULT_SENSITIVE_GLOBS, [inside]), inside);
+      }
+      assert.equal(sensitiveGlobFor(DEFAULT_SENSITIVE_GLOBS, ['.config/Code/User/settings.json']), undefined);
+      for (const credential of HOME_CREDENTIAL_PATHS) assert.ok(HIDDEN_HOME_PATHS.includes(credential), `the sandbox hides ~/${credential}`);
+    });
+
+    it('checks one level\'s list: nothing when unset, bad entries reported and left out', () => {
+      assert.deepEqual(checkSensitiveGlobs(undefined), { globs: [], problems: [] });
       const checked = checkSensitiveGlobs(['.env', 3, '', '!*.md', '{1..5000}', '@(a|b).key']);
       assert.deepEqual(checked.globs, ['.env', '@(a|b).key']);
       assert.equal(checked.problems.length, 5);

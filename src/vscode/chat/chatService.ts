@@ -7,6 +7,7 @@ import { DEFAULT_MODELS } from '../../providers/defaults';
 import { providerDisplayName } from '../../providers/errors';
 import type { ChatProvider } from '../../providers/types';
 import type { ApiKeys } from '../apiKeys';
+import { providerSettingsOf } from '../../providers/chatSettings';
 import { readSettings } from '../settings';
 import type { WorkspaceTools } from '../workspaceTools';
 import type { StoredConversation } from '../../chat/conversation';
@@ -157,15 +158,7 @@ export class ChatService implements vscode.Disposable {
         'setApiKey',
       );
     }
-    const config = {
-      provider: settings.provider,
-      model: settings.model || DEFAULT_MODELS[settings.provider],
-      baseUrl: settings.baseUrl || undefined,
-      apiKey,
-      idleTimeoutMs: settings.requestTimeoutSeconds * 1000,
-      toolCalling: settings.toolCalling,
-      contextTokens: settings.contextWindow || undefined,
-    };
+    const config = { ...providerSettingsOf(settings, settings.provider), apiKey };
     const key = createHash('sha256').update(JSON.stringify(config)).digest('hex');
     if (this.provider?.key !== key) {
       this.provider = { key, instance: loadChatRuntime().createProvider(config) };

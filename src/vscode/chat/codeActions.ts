@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import type { WebviewMessage } from '../../protocol';
 import type { ToolRegistry } from '../../tools/registry';
 import { mergeSnippet } from '../../chat/snippetMerge';
-import { pathFromFirstLine } from '../../webview/fenceInfo';
-import { languageOfPath, resolveLanguage, suggestedFileName } from '../../webview/languages';
+import { pathFromFirstLine } from '../../common/fenceInfo';
+import { languageOfPath, resolveLanguage, suggestedFileName } from '../../common/languages';
 import type { ChatController } from '../../chat/chatController';
 import { currentText, type ApplyPreviews } from './applyPreview';
 

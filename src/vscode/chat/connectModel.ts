@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { DEFAULT_MODELS } from '../../providers/defaults';
-import { endpointLabel, endpointOf, type Endpoint } from '../../providers/endpoints';
+import { endpointLabel, endpointOf, secretName, type Endpoint } from '../../providers/endpoints';
 import { providerDisplayName, ProviderError } from '../../providers/errors';
 import { detectLocalServers, listModels, type ListedModel, type LocalServer } from '../../providers/modelList';
 import type { ProviderName, ServiceName } from '../../providers/providerNames';
 import type { ApiKeys } from '../apiKeys';
-import { readSettings, SECTION } from '../settings';
+import { readSettings } from '../settings';
 import { closestModel, suggestV1, testStep } from './connectTest';
 import { BACK, inputStep, pickStep } from './quickSteps';
+import { saveLevelStep, workspaceModelKeys, writeModelSettings } from './saveModelSettings';
 import { modelIdOf, otherChatModels } from './vscodeModels';
 
 /** Where the flow may start: a provider picked in the switcher skips the first step. */
@@ -29,7 +30,9 @@ interface Draft {
   compatible: boolean;
   baseUrl: string;
   detected?: LocalServer;
+  /** The key for `keyEndpoint` only: forgotten the moment the draft points elsewhere (keyOf). */
   apiKey?: string;
+  keyEndpoint?: string;
   keyIsNew: boolean;
   /** The server asked for a key while listing its models. */
   keyAsked: boolean;
@@ -107,16 +110,35 @@ function draftEndpoint(draft: Draft): Endpoint {
   return endpointOf(draft.provider, draft.provider === 'ollama' || draft.compatible ? draft.baseUrl : undefined);
 }
 
+/**
+ * The draft's key, when it was given or stored for the endpoint the draft points at now. A key
+ * never follows the draft to another server: a new address or provider starts without one.
+ */
+function keyOf(draft: Draft): string | undefined {
+  if (draft.apiKey !== undefined && draft.keyEndpoint !== secretName(draftEndpoint(draft))) {
+    draft.apiKey = undefined;
+    draft.keyEndpoint = undefined;
+    draft.keyIsNew = false;
+  }
+  return draft.apiKey;
+}
+
+function setKey(draft: Draft, key: string, isNew: boolean): void {
+  draft.apiKey = key;
+  draft.keyEndpoint = secretName(draftEndpoint(draft));
+  draft.keyIsNew = isNew;
+}
+
 /** OpenAI's own service and Gemini need a key; a custom server only when it says so. */
 function needsKeyNow(draft: Draft): boolean {
-  return !draft.apiKey && ((draft.provider === 'openai' && !draft.compatible) || draft.provider === 'gemini');
+  return !keyOf(draft) && ((draft.provider === 'openai' && !draft.compatible) || draft.provider === 'gemini');
 }
 
 /** Whether the key step is needed; a key stored for the endpoint (and only that one) is used as it is. */
 async function needsKey(deps: ConnectDeps, draft: Draft): Promise<boolean> {
-  if (draft.apiKey) return false;
+  if (keyOf(draft)) return false;
   const stored = await deps.keys.get(draftEndpoint(draft));
-  if (stored) draft.apiKey = stored;
+  if (stored) setKey(draft, stored, false);
   return !stored && needsKeyNow(draft);
 }
 
@@ -137,7 +159,6 @@ async function runStep(
       if (picked === undefined || picked === BACK) return picked;
       if (picked.choice === 'vscode') return 'vscode';
       draft.detected = picked.server;
-      draft.apiKey = undefined;
       draft.keyAsked = false;
       if (picked.server) {
         draft.provider = picked.server.provider;
@@ -166,8 +187,7 @@ async function runStep(
         validate: (v) => (v.trim() ? undefined : 'Enter a key (Escape cancels).'),
       });
       if (value === undefined || value === BACK) return value;
-      draft.apiKey = value.trim();
-      draft.keyIsNew = true;
+      setKey(draft, value.trim(), true);
       return 'next';
     }
     case 'model':
@@ -205,7 +225,7 @@ async function modelStep(frame: { title: string; step: number; totalSteps: numbe
   let listError: ProviderError | undefined;
   let listed: string[] = [];
   let movedTo: string | undefined;
-  const list = (baseUrl: string) => (draft.detected ? Promise.resolve(draft.detected.models) : listModels({ provider: draft.provider, baseUrl: baseUrl || undefined, apiKey: draft.apiKey }));
+  const list = (baseUrl: string) => (draft.detected ? Promise.resolve(draft.detected.models) : listModels({ provider: draft.provider, baseUrl: baseUrl || undefined, apiKey: keyOf(draft) }));
   // An address without /v1 is the commonest slip with OpenAI-compatible servers: /v1 is tried too.
   const withV1 = draft.compatible ? suggestV1({ provider: draft.provider, baseUrl: draft.baseUrl }) : undefined;
   const models = list(draft.baseUrl).catch(async (error: unknown) => {
@@ -264,7 +284,7 @@ async function testThenSave(frame: { title: string; step: number; totalSteps: nu
   const baseUrl = draft.provider === 'ollama' || draft.compatible ? draft.baseUrl : '';
   const model = draft.model ?? DEFAULT_MODELS[draft.provider];
   const name = providerDisplayName(draft.provider, baseUrl);
-  const outcome = await testStep(frame, { provider: draft.provider, baseUrl, model, apiKey: draft.apiKey, name }, deps.log);
+  const outcome = await testStep(frame, { provider: draft.provider, baseUrl, model, apiKey: keyOf(draft), name }, deps.log);
   switch (outcome.kind) {
     case 'cancel':
       return undefined;
@@ -281,11 +301,19 @@ async function testThenSave(frame: { title: string; step: number; totalSteps: nu
     case 'untested':
       break;
   }
+  const level = await saveLevelStep(frame);
+  if (level === undefined) return undefined;
+  if (level === BACK) return 'again';
   const target = await deps.holdRetries(async () => {
     // Stored for this endpoint only: the server it was given for.
-    if (draft.keyIsNew && draft.apiKey) await deps.keys.set(draftEndpoint(draft), draft.apiKey);
-    return writeModelSettings({ provider: draft.provider, baseUrl, model });
+    const key = keyOf(draft);
+    if (draft.keyIsNew && key) await deps.keys.set(draftEndpoint(draft), key);
+    return writeModelSettings({ provider: draft.provider, baseUrl, model }, level);
   });
+  const shadowed = level === 'user' ? workspaceModelKeys() : [];
+  if (shadowed.length > 0) {
+    void vscode.window.showWarningMessage(`Toolbelt: saved ${name} · ${model} in your user settings; this workspace's own ${shadowed.map((key) => `toolbelt.${key}`).join(', ')} still applies in it.`);
+  }
   if (outcome.kind === 'passed') {
     deps.log.info(`Connect a model: ${name} · ${model} (${target}). ${outcome.summary}`);
     void vscode.window.showInformationMessage(`Toolbelt: connected to ${name} · ${model}. ${outcome.summary}`);
@@ -308,7 +336,9 @@ function notListed(value: string, listed: readonly string[], server: string): st
 async function connectVsCodeModel(deps: ConnectDeps, current: string): Promise<boolean> {
   const picked = await pickVsCodeModel(current);
   if (!picked) return false;
-  await deps.holdRetries(() => writeModelSettings({ provider: 'vscode', model: picked }));
+  const level = await saveLevelStep({ title: TITLE, step: 2, totalSteps: 2, back: false });
+  if (level === undefined || level === BACK) return false;
+  await deps.holdRetries(() => writeModelSettings({ provider: 'vscode', model: picked }, level));
   deps.connected();
   return true;
 }
@@ -325,22 +355,6 @@ export async function pickVsCodeModel(current: string): Promise<string | undefin
     { title: "VS Code's model" },
   );
   return picked?.label;
-}
-
-/**
- * Writes provider, base URL and model together, to the user settings (what most people want:
- * one model everywhere), or to the workspace when it sets any of them itself (and is trusted),
- * since a workspace value would hide the user's. Returns where it wrote.
- */
-export async function writeModelSettings(values: { provider: ProviderName; baseUrl?: string; model: string }): Promise<'user settings' | 'workspace settings'> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const keys = ['provider', 'baseUrl', 'model'] as const;
-  const inWorkspace = vscode.workspace.isTrusted && keys.some((key) => config.inspect(key)?.workspaceValue !== undefined);
-  const target = inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await config.update('provider', values.provider, target);
-  if (values.provider !== 'vscode') await config.update('baseUrl', values.baseUrl || undefined, target);
-  await config.update('model', values.model, target);
-  return inWorkspace ? 'workspace settings' : 'user settings';
 }
 
 export function validateBaseUrl(value: string): string | undefined {

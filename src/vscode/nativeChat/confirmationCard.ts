@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { whyAsked } from '../../chat/approvals';
+import { questionTitle, whyAsked } from '../../tools/askWording';
 import type { ConsentPlan, ConsentQuestion } from '../../tools/consent';
 import { LIMITS } from '../../tools/manifest';
 import type { ConfirmationReason } from '../../tools/types';
@@ -25,25 +25,7 @@ export function confirmationCard(plan: ConsentPlan, args: Record<string, unknown
   if (plan.questions.length === 0) return undefined;
   const first = [...plan.questions].sort((a, b) => TITLE_ORDER.indexOf(a.reason) - TITLE_ORDER.indexOf(b.reason))[0];
   const sections = plan.questions.map((question) => section(plan.tool, question, args, workspaceRoot));
-  return { title: titleFor(plan.tool, first.reason), message: sections.join('\n\n---\n\n') };
-}
-
-function titleFor(tool: string, reason: ConfirmationReason): string {
-  switch (reason) {
-    case 'protected':
-      return 'Toolbelt: change a protected path?';
-    case 'sensitive':
-      return tool === 'read_file' ? 'Toolbelt: read a file that may hold secrets?' : 'Toolbelt: move a file that may hold secrets?';
-    case 'command':
-    case 'unsandboxed':
-      return 'Toolbelt: run this command?';
-    case 'destructive':
-      return tool === 'remove' ? 'Toolbelt: delete this?' : tool === 'run_bash' ? 'Toolbelt: run this command?' : `Toolbelt: run ${tool}?`;
-    case 'external':
-      return `Toolbelt: run ${tool}, a tool from outside Toolbelt?`;
-    default:
-      return 'Toolbelt: make this change?';
-  }
+  return { title: questionTitle(plan.tool, first.reason), message: sections.join('\n\n---\n\n') };
 }
 
 function section(tool: string, question: ConsentQuestion, args: Record<string, unknown>, workspaceRoot: string): string {
@@ -62,7 +44,7 @@ function section(tool: string, question: ConsentQuestion, args: Record<string, u
     lines.push(`${count} line${count === 1 ? '' : 's'}, ${content.length} characters:\n\n${fence(preview(content))}`);
   }
   const why = whyAsked({ tool, reason: question.reason, paths: question.paths, containment: question.containment });
-  lines.push(question.reason === 'protected' ? `_This is a protected path: ${why}_` : `_${why}_`);
+  lines.push(`_${why}_`);
   return lines.join('\n\n');
 }
 

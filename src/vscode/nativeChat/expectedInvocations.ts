@@ -1,6 +1,6 @@
 import type { ToolCaller } from '../../tools/caller';
 import type { ToolResult } from '../../tools/interface';
-import { callKey } from './preApproval';
+import { callKey } from '../../tools/canonicalJson';
 
 interface Expectation {
   caller: ToolCaller;

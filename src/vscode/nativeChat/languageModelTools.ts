@@ -84,7 +84,8 @@ class WorkspaceLmTool implements vscode.LanguageModelTool<Record<string, unknown
       if (token.isCancellationRequested) controller.abort();
       const result = await registry.run(this.name, input, { signal: controller.signal, caller });
       expected?.settle(result);
-      return textResult(forModel(this.name, result));
+      const unrecorded = group?.unrecorded();
+      return textResult(unrecorded ? `${forModel(this.name, result)}\n\n${unrecorded}` : forModel(this.name, result));
     } finally {
       cancelled.dispose();
       await group?.end();

@@ -65,6 +65,7 @@ export async function handleRequest(
     systemPrompt: settings.systemPrompt.trim() || runtime.DEFAULT_SYSTEM_PROMPT,
     workspaceRoot: deps.workspaceRoot() || undefined,
     sessionContextFilePath: settings.sessionContextFile,
+    maxToolRounds: settings.maxToolRounds,
   });
   session.summary = () => agent.sessionContext;
   const controller = new AbortController();

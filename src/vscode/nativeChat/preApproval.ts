@@ -1,4 +1,5 @@
 import type { ToolCaller } from '../../tools/caller';
+import { callKey } from '../../tools/canonicalJson';
 import type { ConsentPlan } from '../../tools/consent';
 import type { ConfirmationReason } from '../../tools/types';
 
@@ -57,18 +58,4 @@ export class PendingPlans {
     const oldest = this.now() - this.ttlMs;
     for (const [key, entry] of this.plans) if (entry.at < oldest) this.plans.delete(key);
   }
-}
-
-/** One key for one call: the tool and its arguments, whatever order the keys came in. */
-export function callKey(tool: string, input: unknown): string {
-  return `${tool}\u0000${stableJson(input)}`;
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CallGroups } from '../callGroups';
+import { callGroupsIn } from '../callGroups';
 import { ExpectedInvocations } from './expectedInvocations';
 import type { ChatTargets } from '../shellHandover';
 import type { WorkspaceToolContext } from '../toolContext';
@@ -41,7 +41,7 @@ export function registerNativeChat(context: vscode.ExtensionContext, deps: Nativ
   offered.follow(toolsOffer(deps.tools));
   const expected = new ExpectedInvocations();
   const storage = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'checkpoints') : undefined;
-  const groups = new CallGroups(storage, (message) => deps.log.warn(message));
+  const groups = callGroupsIn(storage, (message) => deps.log.warn(message));
   const participantDeps = { tools: deps.tools, workspaceRoot: () => deps.toolContext.workspaceRoot, log: deps.log, expected, groups };
   context.subscriptions.push(
     vscode.commands.registerCommand(OFFERED_COMMAND, () => offered.sentValues()),

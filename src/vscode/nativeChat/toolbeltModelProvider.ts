@@ -8,6 +8,7 @@ import type { ChatMessage, ToolCall } from '../../providers/types';
 import type { ChatTool, ToolParameters } from '../../tools/interface';
 import type { ApiKeys } from '../apiKeys';
 import { loadChatRuntime } from '../chat/runtimeLoader';
+import { providerSettingsOf } from '../../providers/chatSettings';
 import { readSettings, type SettingsWatcher } from '../settings';
 import type { ChatInformationShape, ChatProviderShape, RequestMessageShape, ResponseOptionsShape, ResponsePartShape } from './chatProviderApi';
 import { Disposables } from '../dispose';
@@ -56,15 +57,7 @@ export class ToolbeltModelProvider extends Disposables implements ChatProviderSh
     if (!apiKey && this.keys.needsKey(endpoint)) {
       throw new Error(`No ${endpointLabel(endpoint)} API key is set: run "Toolbelt: Set API Key".`);
     }
-    const provider = loadChatRuntime().createProvider({
-      provider: settings.provider,
-      model: modelName(),
-      baseUrl: settings.baseUrl || undefined,
-      apiKey,
-      idleTimeoutMs: settings.requestTimeoutSeconds * 1000,
-      toolCalling: settings.toolCalling,
-      contextTokens: settings.contextWindow || undefined,
-    });
+    const provider = loadChatRuntime().createProvider({ ...providerSettingsOf(settings, settings.provider), apiKey });
     const controller = new AbortController();
     const cancelled = token.onCancellationRequested(() => controller.abort());
     try {

@@ -15,9 +15,11 @@ export interface SandboxPlan {
   network: 'off' | 'on' | 'allowlist';
   /** Replaced by an empty folder, read-only: `/run`, `$XDG_RUNTIME_DIR` (see runtimeDirs). */
   masked: readonly string[];
-  /** Mounted again, read-only, inside the masked folders (resolver files, PATH entries). */
+  /** Replaced by an empty folder of `bytes`, writable (what is written there is gone when the sandbox ends): the home folder. */
+  privateDirs: readonly { path: string; bytes: number }[];
+  /** Mounted again, read-only, inside the masked and private folders (resolver files, PATH entries, toolchains). */
   kept: readonly string[];
-  /** Read-only inside the private /tmp: a program's own package there (see programFilesUnderTmp). */
+  /** Read-only inside the private /tmp and home: a program's own package there (see programFilesUnder). */
   programFiles: readonly string[];
   /** Writable: the workspace folders, the private caches, `writablePaths`. */
   writable: readonly string[];
@@ -34,7 +36,8 @@ export interface SandboxPlan {
 
 /**
  * bwrap's options for a plan, in the order they must apply: the whole host read-only, a fresh
- * /dev, /proc and /tmp, empty runtime folders (with what name resolution and PATH need of them),
+ * /dev, /proc and /tmp, empty runtime folders and home (with what name resolution, PATH and
+ * toolchains need of them),
  * the program's own package in /tmp, then the writable folders, then inside them what stays
  * read-only, then what is hidden (so nothing mounted later undoes an earlier, stricter mount);
  * last the runtime folders become read-only, once every mount point in them is made. The
@@ -45,7 +48,8 @@ export function bwrapOptions(plan: SandboxPlan): string[] {
   if (plan.network === 'off') args.push('--unshare-net');
   args.push('--seccomp', String(SECCOMP_FD));
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  for (const dir of parentsFirst(plan.masked)) args.push('--tmpfs', dir);
+  const sizes = new Map(plan.privateDirs.map((dir) => [dir.path, dir.bytes]));
+  for (const dir of parentsFirst([...plan.masked, ...sizes.keys()])) args.push(...(sizes.has(dir) ? ['--size', String(sizes.get(dir))] : []), '--tmpfs', dir);
   for (const entry of parentsFirst(plan.kept)) args.push('--ro-bind', entry, entry);
   for (const entry of parentsFirst(plan.programFiles)) args.push('--ro-bind', entry, entry);
   for (const dir of parentsFirst(plan.writable)) args.push('--bind', dir, dir);

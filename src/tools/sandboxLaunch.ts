@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { effectiveSandbox, type SandboxEngine } from './sandbox';
 import { gitProtection } from './sandboxGit';
-import { programFilesUnderTmp } from './sandboxProgramFiles';
+import { homeView, PRIVATE_HOME_BYTES } from './sandboxHome';
+import { programFilesUnder } from './sandboxProgramFiles';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { bwrapOptions, proxyEnvironment, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
@@ -88,7 +89,11 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const home = request.home ?? os.homedir();
   const roots = await Promise.all(request.roots.map((root) => fs.realpath(root).catch(() => root)));
   const store = await privateStore(home, roots[0] ?? request.cwd);
+  const readable = (setting.readablePaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots.slice(0, 1)));
+  const homeFolder = await homeView(home, roots, request.sourceEnv?.PATH ?? process.env.PATH, readable);
   const scans = await Promise.all(roots.map((root) => scanner.scan(root, request.sensitiveGlobs, request.signal)));
+  // A repository a workspace folder lies in is shown whole: its sensitive files are hidden as the workspace's are.
+  const repositoryScans = await Promise.all(homeFolder.repositories.map((top) => scanner.scan(top, request.sensitiveGlobs, request.signal)));
 
   const git = await gitProtection(scans.flatMap((scan) => scan.gitEntries), roots);
   const uncreatable: Uncreatable[] = [...roots.map((root) => ({ path: path.join(root, '.vscode'), kind: 'dir' as const })), ...git.uncreatable];
@@ -97,12 +102,12 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
     ...HIDDEN_HOME_PATHS.map((p) => path.join(home, p)),
     ...stateFolders,
     ...(setting.hiddenPaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots)),
-    ...scans.flatMap((scan) => scan.sensitive.map((s) => s.path)),
+    ...[...scans, ...repositoryScans].flatMap((scan) => scan.sensitive.map((s) => s.path)),
   ];
   const hidden = await existing(hiddenCandidates);
   const writable = [...roots, store.folder, ...(await existing((setting.writablePaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots.slice(0, 1))))).map((e) => e.path)];
 
-  const programFiles = await programFilesUnderTmp(request.programWords ?? [], writable);
+  const programFiles = await programFilesUnder(['/tmp', ...(homeFolder.privateHome ? [homeFolder.privateHome] : [])], request.programWords ?? [], writable);
   const fixed = { TMPDIR: '/tmp', XDG_CACHE_HOME: path.join(store.folder, 'cache'), npm_config_cache: path.join(store.folder, 'npm'), ...request.fixedEnv, ...(setting.network === 'allowlist' ? proxyEnvironment() : {}) };
   const env = sandboxEnvironment(request.sourceEnv ?? process.env, [...(setting.env ?? []), ...(request.extraEnvNames ?? [])], fixed);
   // The host's runtime folder, and the one a server's own definition may name.
@@ -124,7 +129,8 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
     engineArgs: engine.extraArgs,
     network: setting.network,
     masked: runtime.masked,
-    kept: runtime.kept,
+    privateDirs: homeFolder.privateHome ? [{ path: homeFolder.privateHome, bytes: PRIVATE_HOME_BYTES }] : [],
+    kept: [...runtime.kept, ...homeFolder.kept, ...homeFolder.repositories],
     programFiles,
     writable,
     pinned: git.pinned,

@@ -15,6 +15,9 @@ export interface SandboxSettingValues {
   allowedDomains: SettingLevels;
   hiddenPaths: SettingLevels;
   env: SettingLevels;
+  /** Absent: unset at both levels. */
+  readablePaths?: SettingLevels;
+  writablePaths?: SettingLevels;
 }
 
 export interface SandboxRules {
@@ -36,22 +39,36 @@ interface Level {
   allowedDomains?: string[];
   hiddenPaths?: string[];
   env?: string[];
+  readablePaths?: string[];
+  writablePaths?: string[];
 }
 
 /**
  * The sandbox from the settings. The person's own values apply as they are; a workspace can only
  * tighten them at once (a stricter mode, less network, fewer domains, more hidden paths). What it
- * would loosen (a laxer mode or network, domains or variables the person did not list) applies
+ * would loosen (a laxer mode or network, domains, variables, readable or writable paths the
+ * person did not list) applies
  * only once the person accepted that exact change (`acceptedHash`), as with allowed commands.
  */
 export function buildSandboxRules(values: SandboxSettingValues, acceptedHash: string | undefined): SandboxRules {
   const problems: string[] = [];
   const user = readLevel(values, 'user', problems);
   const workspace = readLevel(values, 'workspace', problems);
-  const base: SandboxSetting = { mode: user.mode ?? 'auto', network: user.network ?? 'off', allowedDomains: user.allowedDomains ?? [], hiddenPaths: user.hiddenPaths ?? [], env: user.env ?? [] };
+  const base: SandboxSetting = {
+    mode: user.mode ?? 'auto',
+    network: user.network ?? 'off',
+    allowedDomains: user.allowedDomains ?? [],
+    hiddenPaths: user.hiddenPaths ?? [],
+    env: user.env ?? [],
+    ...(user.readablePaths && { readablePaths: user.readablePaths }),
+    ...(user.writablePaths && { writablePaths: user.writablePaths }),
+  };
   const hiddenPaths = unique([...(base.hiddenPaths ?? []), ...(workspace.hiddenPaths ?? [])]);
   const changes = loosenings(base, workspace);
-  const hash = changes.length > 0 ? hashEntries([JSON.stringify([workspace.mode, workspace.network, workspace.allowedDomains, workspace.env])]) : undefined;
+  // Paths only in the hash when set, so that a workspace accepted before these settings existed stays accepted.
+  const paths = workspace.readablePaths || workspace.writablePaths ? [workspace.readablePaths, workspace.writablePaths] : [];
+  const hash = changes.length > 0 ? hashEntries([JSON.stringify([workspace.mode, workspace.network, workspace.allowedDomains, workspace.env, ...paths])]) : undefined;
+  const basePaths = { ...(base.readablePaths && { readablePaths: base.readablePaths }), ...(base.writablePaths && { writablePaths: base.writablePaths }) };
   if (hash !== undefined && hash === acceptedHash) {
     const sandbox: SandboxSetting = {
       mode: workspace.mode ?? base.mode,
@@ -59,10 +76,12 @@ export function buildSandboxRules(values: SandboxSettingValues, acceptedHash: st
       allowedDomains: workspace.allowedDomains ?? base.allowedDomains,
       hiddenPaths,
       env: unique([...(base.env ?? []), ...(workspace.env ?? [])]),
+      ...nonEmpty('readablePaths', unique([...(base.readablePaths ?? []), ...(workspace.readablePaths ?? [])])),
+      ...nonEmpty('writablePaths', unique([...(base.writablePaths ?? []), ...(workspace.writablePaths ?? [])])),
     };
     return { sandbox, problems };
   }
-  const sandbox: SandboxSetting = { ...strictest(base, workspace), hiddenPaths, env: base.env };
+  const sandbox: SandboxSetting = { ...strictest(base, workspace), hiddenPaths, env: base.env, ...basePaths };
   return { sandbox, problems, ...(hash !== undefined && { pendingWorkspace: { changes, hash } }) };
 }
 
@@ -92,6 +111,10 @@ function loosenings(base: SandboxSetting, workspace: Level): string[] {
   }
   const env = (workspace.env ?? []).filter((name) => !(base.env ?? []).includes(name));
   if (env.length > 0) changes.push(`the environment variables ${env.join(', ')}`);
+  const readable = (workspace.readablePaths ?? []).filter((p) => !(base.readablePaths ?? []).includes(p));
+  if (readable.length > 0) changes.push(`the readable paths ${readable.join(', ')}`);
+  const writable = (workspace.writablePaths ?? []).filter((p) => !(base.writablePaths ?? []).includes(p));
+  if (writable.length > 0) changes.push(`the writable paths ${writable.join(', ')}`);
   return changes;
 }
 
@@ -112,6 +135,10 @@ function readLevel(values: SandboxSettingValues, level: keyof SettingLevels, pro
   if (domains) result.allowedDomains = domains.map((d) => d.toLowerCase());
   const hidden = stringList(values.hiddenPaths[level], `${where}: toolbelt.sandbox.hiddenPaths`, problems);
   if (hidden) result.hiddenPaths = hidden;
+  for (const key of ['readablePaths', 'writablePaths'] as const) {
+    const paths = stringList(values[key]?.[level], `${where}: toolbelt.sandbox.${key}`, problems);
+    if (paths) result[key] = paths;
+  }
   if (values.env[level] !== undefined) {
     const env = checkEnvNames(values.env[level]);
     problems.push(...env.problems.map((p) => `${where}: ${p}`));
@@ -129,6 +156,10 @@ function stringList(value: unknown, what: string, problems: string[]): string[] 
   const strings = value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
   if (strings.length < value.length) problems.push(`${what}: entries that are not strings were ignored.`);
   return strings;
+}
+
+function nonEmpty<K extends string>(key: K, entries: string[]): Partial<Record<K, string[]>> {
+  return entries.length > 0 ? ({ [key]: entries } as Record<K, string[]>) : {};
 }
 
 function unique(entries: string[]): string[] {

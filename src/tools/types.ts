@@ -67,6 +67,8 @@ export interface SandboxSetting {
   allowedDomains?: string[];
   /** Made unreadable besides the built-in credential locations: absolute, `~/…`, or relative to each workspace folder. */
   hiddenPaths?: string[];
+  /** Readable (read-only) inside the sandbox's empty home folder: absolute or `~/…` (git's config and toolchains are shown already). */
+  readablePaths?: string[];
   /** Writable besides the workspace folders, the private /tmp and the private caches (absolute or `~/…`). */
   writablePaths?: string[];
   /** Environment variable names passed to commands besides the built-in allow-list. */

@@ -64,7 +64,7 @@ export function readTrustRuleSettings(trusted: boolean = vscode.workspace.isTrus
   };
 }
 
-export const SANDBOX_KEYS = { mode: 'sandbox.mode', network: 'sandbox.network', allowedDomains: 'sandbox.allowedDomains', hiddenPaths: 'sandbox.hiddenPaths', env: 'sandbox.env' } as const;
+export const SANDBOX_KEYS = { mode: 'sandbox.mode', network: 'sandbox.network', allowedDomains: 'sandbox.allowedDomains', hiddenPaths: 'sandbox.hiddenPaths', env: 'sandbox.env', readablePaths: 'sandbox.readablePaths', writablePaths: 'sandbox.writablePaths' } as const;
 
 /** `toolbelt.sandbox.*` level by level (workspace values only in a trusted workspace); buildSandboxRules combines them. */
 export function readSandboxSettings(trusted: boolean = vscode.workspace.isTrusted): SandboxSettingValues {
@@ -79,6 +79,8 @@ export function readSandboxSettings(trusted: boolean = vscode.workspace.isTruste
     allowedDomains: levels(SANDBOX_KEYS.allowedDomains),
     hiddenPaths: levels(SANDBOX_KEYS.hiddenPaths),
     env: levels(SANDBOX_KEYS.env),
+    readablePaths: levels(SANDBOX_KEYS.readablePaths),
+    writablePaths: levels(SANDBOX_KEYS.writablePaths),
   };
 }
 

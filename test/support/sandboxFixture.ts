@@ -43,6 +43,16 @@ const HOME_FILES: Record<string, string> = {
   '.gnupg/private.key': `${SECRET}-gnupg`,
   'extra/token': `${SECRET}-extra`,
   '.bashrc': '# original bashrc\n',
+  // Not on any list of credential locations: hidden because the whole home folder is.
+  'code/other-project/.env': `${SECRET}-sibling-project`,
+  'code/other-project/notes.txt': `${SECRET}-sibling-notes`,
+  '.bash_history': `export TOKEN=${SECRET}-history`,
+  '.config/git/credentials': `https://u:${SECRET}-xdg-gitcred@example.com`,
+  '.pgpass': `localhost:5432:*:u:${SECRET}-pgpass`,
+  '.vault-token': `${SECRET}-vault`,
+  '.config/Code/User/globalStorage/state.vscdb': `${SECRET}-editor-state`,
+  // A PATH entry under the home folder (runnerEnvironment puts it first): shown again, read-only.
+  'tools/bin/hello-tool': '#!/bin/sh\necho hello-tool-ran\n',
   '.gitconfig': '[user]\n\tname = Sandbox Test\n\temail = sandbox@example.com\n[safe]\n\tdirectory = *\n',
 };
 
@@ -69,6 +79,7 @@ export async function makeFixture(identity: Identity): Promise<SandboxFixture> {
   await fs.chmod(base, 0o755);
   const fixture: SandboxFixture = { base, home: path.join(base, 'home'), sibling: path.join(base, 'sibling'), ws: path.join(base, 'workspace'), bare: path.join(base, 'bare'), runner: path.join(base, 'runner.js') };
   await writeFiles(fixture.home, HOME_FILES);
+  await fs.chmod(path.join(fixture.home, 'tools/bin/hello-tool'), 0o755);
   await writeFiles(fixture.sibling, { 'notes.txt': 'sibling original\n' });
   await writeFiles(fixture.ws, WORKSPACE_FILES);
   await writeFiles(fixture.bare, { 'readme.txt': 'bare\n' });
@@ -107,7 +118,7 @@ function bundleRunner(outfile: string): void {
 /** The environment the runner starts with: what an extension host might hold, secrets included. */
 export function runnerEnvironment(fixture: SandboxFixture, identity: Identity): Record<string, string> {
   return {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
+    PATH: `${path.join(fixture.home, 'tools/bin')}:/usr/local/bin:/usr/bin:/bin`,
     HOME: fixture.home,
     LANG: 'C.UTF-8',
     USER: identity.owner ? 'nobody' : 'root',

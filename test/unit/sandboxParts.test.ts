@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { sandboxEnvironment } from '../../src/tools/sandboxEnvironment';
 import { bwrapOptions, SECCOMP_FD, type SandboxPlan } from '../../src/tools/sandboxInvocation';
 import { MountPointLease } from '../../src/tools/sandboxMountPoints';
-import { programFilesUnderTmp } from '../../src/tools/sandboxProgramFiles';
+import { programFilesUnder } from '../../src/tools/sandboxProgramFiles';
 import { domainAllowed } from '../../src/tools/sandboxProxy';
 import { WorkspaceScanner } from '../../src/tools/sandboxScan';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
@@ -40,7 +40,8 @@ describe('sandbox parts', () => {
       engineArgs: ['--disable-userns'],
       network: 'off',
       masked: ['/run', '/home/u/.run'],
-      kept: ['/run/systemd/resolve/stub-resolv.conf'],
+      privateDirs: [{ path: '/home/u', bytes: 1024 }],
+      kept: ['/run/systemd/resolve/stub-resolv.conf', '/home/u/.gitconfig'],
       programFiles: ['/tmp/server-package'],
       writable: ['/ws', '/ws/inner', '/store'],
       pinned: ['/ws/.git'],
@@ -74,6 +75,14 @@ describe('sandbox parts', () => {
       assert.ok(at('--remount-ro', '/home/u/.run') > 0);
     });
 
+    it('empty the home folder with a sized, writable tmpfs before the runtime folder inside it, show what tools need again, and never make it read-only', () => {
+      assert.ok(at('--tmpfs', '/tmp') < at('--size', '1024', '--tmpfs', '/home/u'));
+      assert.ok(at('--size', '1024', '--tmpfs', '/home/u') < at('--tmpfs', '/home/u/.run'), 'a runtime folder inside the home folder is masked after it');
+      assert.ok(at('--size', '1024', '--tmpfs', '/home/u') < at('--ro-bind', '/home/u/.gitconfig', '/home/u/.gitconfig'));
+      assert.ok(at('--size', '1024', '--tmpfs', '/home/u') < at('--ro-bind', '/p/dir', '/home/u/.ssh'), 'credentials are hidden on top');
+      assert.equal(at('--remount-ro', '/home/u'), -1);
+    });
+
     it('load the system-call filter from its descriptor, in every network mode', () => {
       for (const network of ['off', 'on', 'allowlist'] as const) assert.ok(bwrapOptions({ ...plan, network }).join(' ').includes(`--seccomp ${SECCOMP_FD}`), network);
     });
@@ -101,21 +110,21 @@ describe('sandbox parts', () => {
 
     it('shows the package a file or link belongs to, once, and nothing without a package', async () => {
       const words = ['-y', 'node', path.join(base, 'pkg/dist/bin/server.js'), path.join(base, 'link.js'), path.join(base, 'pkg/dist'), path.join(base, 'loose/tool.py'), path.join(base, 'loose'), path.join(base, 'missing.js'), '/etc/hostname', '/tmp'];
-      assert.deepEqual(await programFilesUnderTmp(words, ['/ws']), [path.join(base, 'pkg')]);
+      assert.deepEqual(await programFilesUnder(['/tmp'], words, ['/ws']), [path.join(base, 'pkg')]);
     });
 
     it('never shows a loose file of /tmp, such as a Kerberos ticket cache', async () => {
       const cache = `${base}-krb5cc`;
       await fs.writeFile(cache, 'ticket');
       try {
-        assert.deepEqual(await programFilesUnderTmp([cache], []), []);
+        assert.deepEqual(await programFilesUnder(['/tmp'], [cache], []), []);
       } finally {
         await fs.rm(cache, { force: true });
       }
     });
 
     it('leaves out what a writable folder shows already', async () => {
-      assert.deepEqual(await programFilesUnderTmp([path.join(base, 'pkg/dist/bin/server.js')], [base]), []);
+      assert.deepEqual(await programFilesUnder(['/tmp'], [path.join(base, 'pkg/dist/bin/server.js')], [base]), []);
     });
 
     it('never shows a socket named on the command line (an ssh agent, an editor), even one inside a package', async () => {
@@ -123,7 +132,7 @@ describe('sandbox parts', () => {
       const server = net.createServer().listen(socket);
       await once(server, 'listening');
       try {
-        assert.deepEqual(await programFilesUnderTmp([socket], []), []);
+        assert.deepEqual(await programFilesUnder(['/tmp'], [socket], []), []);
       } finally {
         server.close();
       }

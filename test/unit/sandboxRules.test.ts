@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { hashEntries } from '../../src/tools/trustRules';
 import { describeContainment, effectiveSandbox, SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability, sandboxDecision, type SandboxAvailability } from '../../src/tools/sandbox';
 import { buildSandboxRules, type SandboxSettingValues } from '../../src/tools/sandboxSettings';
 
@@ -8,7 +9,7 @@ const MISSING: SandboxAvailability = { available: false, engine: 'bubblewrap', d
 /** Settings values with only the given levels set. */
 function values(user: Record<string, unknown> = {}, workspace: Record<string, unknown> = {}): SandboxSettingValues {
   const level = (key: string) => ({ user: user[key], workspace: workspace[key] });
-  return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env') };
+  return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env'), readablePaths: level('readablePaths'), writablePaths: level('writablePaths') };
 }
 
 describe('sandbox: the decision before a command runs', () => {
@@ -95,6 +96,20 @@ describe('sandbox settings: a workspace can only tighten', () => {
     const listed = buildSandboxRules(values({}, { network: 'allowlist', allowedDomains: ['registry.npmjs.org'] }), undefined);
     assert.equal(listed.sandbox.network, 'off');
     assert.deepEqual(listed.pendingWorkspace?.changes, ['network "allowlist" instead of "off"', 'the domains registry.npmjs.org']);
+  });
+
+  it("applies the person's readable and writable paths; a workspace's own take the person's acceptance", () => {
+    const mine = buildSandboxRules(values({ readablePaths: ['~/.m2/settings.xml'], writablePaths: ['~/.cargo/registry'] }), undefined);
+    assert.deepEqual([mine.sandbox.readablePaths, mine.sandbox.writablePaths], [['~/.m2/settings.xml'], ['~/.cargo/registry']]);
+    const raw = values({ readablePaths: ['~/.m2/settings.xml'] }, { readablePaths: ['~/.m2/settings.xml', '~/code/other'], writablePaths: ['~'] });
+    const pending = buildSandboxRules(raw, undefined);
+    assert.deepEqual([pending.sandbox.readablePaths, pending.sandbox.writablePaths], [['~/.m2/settings.xml'], undefined]);
+    assert.deepEqual(pending.pendingWorkspace?.changes, ['the readable paths ~/code/other', 'the writable paths ~']);
+    const accepted = buildSandboxRules(raw, pending.pendingWorkspace!.hash);
+    assert.deepEqual([accepted.sandbox.readablePaths, accepted.sandbox.writablePaths], [['~/.m2/settings.xml', '~/code/other'], ['~']]);
+    // The hash of a workspace without these settings is what it was before they existed: earlier acceptances hold.
+    const older = values({ network: 'allowlist', allowedDomains: ['a.com'] }, { allowedDomains: ['a.com', 'b.com'] });
+    assert.equal(buildSandboxRules(older, undefined).pendingWorkspace?.hash, hashEntries([JSON.stringify([undefined, undefined, ['a.com', 'b.com'], undefined])]));
   });
 
   it('reports unusable values and ignores them', () => {

@@ -66,7 +66,27 @@ export const CASES: SandboxCase[] = [
       sandbox: { mode: 'auto', network: 'off', hiddenPaths: ['~/extra', 'private'] },
       commandPolicy: ALLOW_ALL,
     }),
-    check: async (_c, r) => (noSecret(r), assert.match(r.result, /Sandbox Test/, 'the rest of the home folder stays readable'), assert.match(r.result, /RAN-home/)),
+    check: async (_c, r) => (noSecret(r), assert.match(r.result, /Sandbox Test/, "git's configuration stays readable"), assert.match(r.result, /RAN-home/)),
+  },
+  {
+    id: 'home-hidden',
+    title: 'the home folder is empty but for git config and toolchains: other projects, shell history, editor state and unlisted credentials are out of reach; writes there never reach the host',
+    job: (c) => ({
+      workspaceRoot: c.fixture.ws,
+      command:
+        'cat ~/code/other-project/.env ~/code/other-project/notes.txt ~/.bash_history ~/.config/git/credentials ~/.pgpass ~/.vault-token ~/.config/Code/User/globalStorage/state.vscdb; ' +
+        'grep -r S3CR3T ~ 2>/dev/null; ls -A ~; echo written > ~/.bash_history && echo home-write-ok; hello-tool; git config user.name; echo RAN-home-hidden',
+      commandPolicy: ALLOW_ALL,
+    }),
+    check: async (c, r) => {
+      noSecret(r);
+      ranByRule(r, 'RAN-home-hidden');
+      assert.match(r.result, /^hello-tool-ran$/m, 'a PATH entry under the home folder still runs');
+      assert.match(r.result, /^Sandbox Test$/m, "git's identity comes from ~/.gitconfig");
+      assert.doesNotMatch(r.result, /^code$/m, 'other projects are not even listed');
+      assert.match(r.result, /^home-write-ok$/m, 'the empty home folder is writable, privately');
+      assert.equal(await read(path.join(c.fixture.home, '.bash_history')), `export TOKEN=${SECRET}-history`, "the host's file is untouched");
+    },
   },
   {
     id: 'environment',
@@ -196,6 +216,7 @@ export const CASES: SandboxCase[] = [
       for (const expected of ['npm-test-ran', '42', '54', 'make-ran']) assert.ok(r.result.includes(expected), `${expected} missing:\n${r.result}`);
       assert.equal(await read(path.join(c.fixture.ws, 'made.txt')), 'made\n');
       assert.match(git(c.fixture.ws, 'log', '--format=%s', '-1'), /sandboxed-commit/);
+      assert.equal(git(c.fixture.ws, 'log', '--format=%an <%ae>', '-1').trim(), 'Sandbox Test <sandbox@example.com>', "the person's identity, from ~/.gitconfig in the empty home folder");
     },
   },
   {

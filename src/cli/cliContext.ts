@@ -69,7 +69,7 @@ export class CliToolContext implements ToolContext {
 
   private sandboxValues(): SandboxSettingValues {
     const level = (name: string) => this.settings.current.levels(`toolbelt.sandbox.${name}`);
-    return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env'), readablePaths: level('readablePaths'), writablePaths: level('writablePaths') };
+    return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env'), readablePaths: level('readablePaths'), writablePaths: level('writablePaths'), readOnlyPaths: level('readOnlyPaths') };
   }
 
   get systemPrompt(): string {

@@ -6,6 +6,7 @@ import { effectiveSandbox, type SandboxEngine } from './sandbox';
 import { gitProtection } from './sandboxGit';
 import { homeView, PRIVATE_HOME_BYTES } from './sandboxHome';
 import { programFilesUnder } from './sandboxProgramFiles';
+import { readOnlyPathsIn } from './sandboxReadOnly';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { bwrapOptions, proxyEnvironment, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
@@ -97,7 +98,12 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
 
   const git = await gitProtection(scans.flatMap((scan) => scan.gitEntries), roots);
   const uncreatable: Uncreatable[] = [...roots.map((root) => ({ path: path.join(root, '.vscode'), kind: 'dir' as const })), ...git.uncreatable];
-  const readOnly = [...roots.map((root) => path.join(root, '.vscode')), ...scans.flatMap((scan) => scan.workspaceFiles), ...git.readOnly];
+  const readOnly = [
+    ...roots.map((root) => path.join(root, '.vscode')),
+    ...scans.flatMap((scan) => [...scan.workspaceFiles, ...scan.settingsFolders]),
+    ...git.readOnly,
+    ...readOnlyPathsIn(roots, setting.readOnlyPaths ?? []),
+  ];
   const hiddenCandidates = [
     ...HIDDEN_HOME_PATHS.map((p) => path.join(home, p)),
     ...stateFolders,

@@ -10,6 +10,8 @@ export interface WorkspaceScan {
   gitEntries: { path: string; kind: 'file' | 'dir' }[];
   /** Every `*.code-workspace` file. */
   workspaceFiles: string[];
+  /** Every `.vscode` folder below the top one (VS Code reads them as folder settings in a multi-root setup). */
+  settingsFolders: string[];
   /** Folders looked at, and of those, read again because they changed. */
   folders: number;
   reread: number;
@@ -27,6 +29,7 @@ interface Listing {
   sensitive: { name: string; kind: Kind }[];
   git: { name: string; kind: 'file' | 'dir' }[];
   workspaceFiles: string[];
+  settingsFolders: string[];
 }
 
 /** Not scanned: dependencies hold no secrets of the person's, and thousands of folders. */
@@ -55,7 +58,7 @@ export class WorkspaceScanner {
     let cache = this.caches.get(root);
     if (!cache || cache.globs !== globsKey || cache.listings.size > MAX_CACHED_FOLDERS) this.caches.set(root, (cache = { globs: globsKey, listings: new Map() }));
     const { listings } = cache;
-    const result: WorkspaceScan = { sensitive: [], gitEntries: [], workspaceFiles: [], folders: 0, reread: 0 };
+    const result: WorkspaceScan = { sensitive: [], gitEntries: [], workspaceFiles: [], settingsFolders: [], folders: 0, reread: 0 };
     const seen = new Set<string>();
     let queue: string[] = [''];
     while (queue.length > 0) {
@@ -87,7 +90,7 @@ export class WorkspaceScanner {
     if (known && !known.racy && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) return known;
     const readAt = Date.now();
     const dirents = await fs.readdir(absolute, { withFileTypes: true }).catch(() => [] as Dirent[]);
-    const listing: Listing = { mtimeMs: stat.mtimeMs, ino: stat.ino, racy: readAt - stat.mtimeMs < RACY_MS, subfolders: [], sensitive: [], git: [], workspaceFiles: [] };
+    const listing: Listing = { mtimeMs: stat.mtimeMs, ino: stat.ino, racy: readAt - stat.mtimeMs < RACY_MS, subfolders: [], sensitive: [], git: [], workspaceFiles: [], settingsFolders: [] };
     for (const dirent of dirents) {
       const { name } = dirent;
       const kind = kindOf(dirent);
@@ -96,6 +99,7 @@ export class WorkspaceScanner {
       else if (sensitiveGlobFor(globs, [relative ? `${relative}/${name}` : name]) !== undefined) listing.sensitive.push({ name, kind });
       else {
         if (kind === 'file' && name.endsWith('.code-workspace')) listing.workspaceFiles.push(name);
+        if (kind === 'dir' && name === '.vscode' && relative) listing.settingsFolders.push(name);
         if (kind === 'dir') listing.subfolders.push(name);
       }
     }
@@ -110,6 +114,7 @@ async function collect(root: string, relative: string, listing: Listing, result:
   const absolute = relative ? path.join(root, relative) : root;
   for (const git of listing.git) result.gitEntries.push({ path: path.join(absolute, git.name), kind: git.kind });
   for (const name of listing.workspaceFiles) result.workspaceFiles.push(path.join(absolute, name));
+  for (const name of listing.settingsFolders) result.settingsFolders.push(path.join(absolute, name));
   for (const name of listing.subfolders) next.push(relative ? `${relative}/${name}` : name);
   for (const entry of listing.sensitive) {
     const file = path.join(absolute, entry.name);

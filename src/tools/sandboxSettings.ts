@@ -1,4 +1,5 @@
 import { checkEnvNames } from './sandboxEnvironment';
+import { readOnlyEntryProblem } from './sandboxReadOnly';
 import { hashEntries } from './trustRules';
 import type { SandboxSetting } from './types';
 
@@ -18,6 +19,7 @@ export interface SandboxSettingValues {
   /** Absent: unset at both levels. */
   readablePaths?: SettingLevels;
   writablePaths?: SettingLevels;
+  readOnlyPaths?: SettingLevels;
 }
 
 export interface SandboxRules {
@@ -41,6 +43,7 @@ interface Level {
   env?: string[];
   readablePaths?: string[];
   writablePaths?: string[];
+  readOnlyPaths?: string[];
 }
 
 /**
@@ -64,6 +67,9 @@ export function buildSandboxRules(values: SandboxSettingValues, acceptedHash: st
     ...(user.writablePaths && { writablePaths: user.writablePaths }),
   };
   const hiddenPaths = unique([...(base.hiddenPaths ?? []), ...(workspace.hiddenPaths ?? [])]);
+  // Read-only paths only tighten: every level's entries add up, whatever is accepted.
+  const readOnly = unique([...(user.readOnlyPaths ?? []), ...(workspace.readOnlyPaths ?? [])]);
+  const readOnlyPaths = readOnly.length > 0 ? { readOnlyPaths: readOnly } : {};
   const changes = loosenings(base, workspace);
   // Paths only in the hash when set, so that a workspace accepted before these settings existed stays accepted.
   const paths = workspace.readablePaths || workspace.writablePaths ? [workspace.readablePaths, workspace.writablePaths] : [];
@@ -78,10 +84,11 @@ export function buildSandboxRules(values: SandboxSettingValues, acceptedHash: st
       env: unique([...(base.env ?? []), ...(workspace.env ?? [])]),
       ...nonEmpty('readablePaths', unique([...(base.readablePaths ?? []), ...(workspace.readablePaths ?? [])])),
       ...nonEmpty('writablePaths', unique([...(base.writablePaths ?? []), ...(workspace.writablePaths ?? [])])),
+      ...readOnlyPaths,
     };
     return { sandbox, problems };
   }
-  const sandbox: SandboxSetting = { ...strictest(base, workspace), hiddenPaths, env: base.env, ...basePaths };
+  const sandbox: SandboxSetting = { ...strictest(base, workspace), hiddenPaths, env: base.env, ...basePaths, ...readOnlyPaths };
   return { sandbox, problems, ...(hash !== undefined && { pendingWorkspace: { changes, hash } }) };
 }
 
@@ -138,6 +145,14 @@ function readLevel(values: SandboxSettingValues, level: keyof SettingLevels, pro
   for (const key of ['readablePaths', 'writablePaths'] as const) {
     const paths = stringList(values[key]?.[level], `${where}: toolbelt.sandbox.${key}`, problems);
     if (paths) result[key] = paths;
+  }
+  const readOnly = stringList(values.readOnlyPaths?.[level], `${where}: toolbelt.sandbox.readOnlyPaths`, problems);
+  if (readOnly) {
+    for (const entry of readOnly) {
+      const problem = readOnlyEntryProblem(entry);
+      if (problem) problems.push(`${where}: toolbelt.sandbox.readOnlyPaths: ${problem}; it was ignored.`);
+    }
+    result.readOnlyPaths = readOnly.filter((entry) => readOnlyEntryProblem(entry) === undefined);
   }
   if (values.env[level] !== undefined) {
     const env = checkEnvNames(values.env[level]);

@@ -67,6 +67,8 @@ export interface SandboxSetting {
   allowedDomains?: string[];
   /** Made unreadable besides the built-in credential locations: absolute, `~/…`, or relative to each workspace folder. */
   hiddenPaths?: string[];
+  /** Read-only in each workspace folder besides the built-in list (DEFAULT_READ_ONLY_PATHS): workspace-relative, `dir/` for a folder. */
+  readOnlyPaths?: string[];
   /** Readable (read-only) inside the sandbox's empty home folder: absolute or `~/…` (git's config and toolchains are shown already). */
   readablePaths?: string[];
   /** Writable besides the workspace folders, the private /tmp and the private caches (absolute or `~/…`). */

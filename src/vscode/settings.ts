@@ -64,7 +64,7 @@ export function readTrustRuleSettings(trusted: boolean = vscode.workspace.isTrus
   };
 }
 
-export const SANDBOX_KEYS = { mode: 'sandbox.mode', network: 'sandbox.network', allowedDomains: 'sandbox.allowedDomains', hiddenPaths: 'sandbox.hiddenPaths', env: 'sandbox.env', readablePaths: 'sandbox.readablePaths', writablePaths: 'sandbox.writablePaths' } as const;
+export const SANDBOX_KEYS = { mode: 'sandbox.mode', network: 'sandbox.network', allowedDomains: 'sandbox.allowedDomains', hiddenPaths: 'sandbox.hiddenPaths', env: 'sandbox.env', readablePaths: 'sandbox.readablePaths', writablePaths: 'sandbox.writablePaths', readOnlyPaths: 'sandbox.readOnlyPaths' } as const;
 
 /** `toolbelt.sandbox.*` level by level (workspace values only in a trusted workspace); buildSandboxRules combines them. */
 export function readSandboxSettings(trusted: boolean = vscode.workspace.isTrusted): SandboxSettingValues {
@@ -81,6 +81,7 @@ export function readSandboxSettings(trusted: boolean = vscode.workspace.isTruste
     env: levels(SANDBOX_KEYS.env),
     readablePaths: levels(SANDBOX_KEYS.readablePaths),
     writablePaths: levels(SANDBOX_KEYS.writablePaths),
+    readOnlyPaths: levels(SANDBOX_KEYS.readOnlyPaths),
   };
 }
 

@@ -67,6 +67,14 @@ const WORKSPACE_FILES: Record<string, string> = {
   'private/data.txt': `${SECRET}-private\n`,
   '.vscode/settings.json': '{"original": true}\n',
   'project.code-workspace': '{"folders": [], "original": true}\n',
+  // What the editor, CI or another agent runs or obeys later (toolbelt.sandbox.readOnlyPaths and its built-in list).
+  '.github/workflows/ci.yml': 'original: ci\n',
+  '.husky/pre-commit': 'original: hook\n',
+  '.envrc': 'original: direnv\n',
+  '.claude/settings.json': '{"original": "claude"}\n',
+  '.mcp.json': '{"original": "mcp"}\n',
+  'sub/.vscode/settings.json': '{"original": "nested"}\n',
+  'scripts/release.sh': 'original: release\n',
 };
 
 /**

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { DEFAULT_READ_ONLY_PATHS, readOnlyPathsIn } from '../../src/tools/sandboxReadOnly';
 import { hashEntries } from '../../src/tools/trustRules';
 import { describeContainment, effectiveSandbox, SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability, sandboxDecision, type SandboxAvailability } from '../../src/tools/sandbox';
 import { buildSandboxRules, type SandboxSettingValues } from '../../src/tools/sandboxSettings';
@@ -9,7 +10,7 @@ const MISSING: SandboxAvailability = { available: false, engine: 'bubblewrap', d
 /** Settings values with only the given levels set. */
 function values(user: Record<string, unknown> = {}, workspace: Record<string, unknown> = {}): SandboxSettingValues {
   const level = (key: string) => ({ user: user[key], workspace: workspace[key] });
-  return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env'), readablePaths: level('readablePaths'), writablePaths: level('writablePaths') };
+  return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env'), readablePaths: level('readablePaths'), writablePaths: level('writablePaths'), readOnlyPaths: level('readOnlyPaths') };
 }
 
 describe('sandbox: the decision before a command runs', () => {
@@ -110,6 +111,15 @@ describe('sandbox settings: a workspace can only tighten', () => {
     // The hash of a workspace without these settings is what it was before they existed: earlier acceptances hold.
     const older = values({ network: 'allowlist', allowedDomains: ['a.com'] }, { allowedDomains: ['a.com', 'b.com'] });
     assert.equal(buildSandboxRules(older, undefined).pendingWorkspace?.hash, hashEntries([JSON.stringify([undefined, undefined, ['a.com', 'b.com'], undefined])]));
+  });
+
+  it('adds up read-only paths from both levels at once (they only tighten), naming entries that leave the folder', () => {
+    const rules = buildSandboxRules(values({ readOnlyPaths: ['tools/deploy.sh'] }, { readOnlyPaths: ['ops/', '/etc/passwd', '../outside', '~/x'] }), undefined);
+    assert.deepEqual(rules.sandbox.readOnlyPaths, ['tools/deploy.sh', 'ops/']);
+    assert.equal(rules.pendingWorkspace, undefined);
+    assert.equal(rules.problems.length, 3, rules.problems.join('\n'));
+    assert.match(rules.problems.join('\n'), /"\.\.\/outside" leads out of the workspace folder/);
+    assert.deepEqual(readOnlyPathsIn(['/ws'], ['ops/']).filter((p) => !DEFAULT_READ_ONLY_PATHS.some((d) => p === `/ws/${d.replace(/\/$/, '')}`)), ['/ws/ops']);
   });
 
   it('reports unusable values and ignores them', () => {

@@ -20,6 +20,9 @@ export interface SandboxCase {
   check(c: CaseContext, r: SandboxJobResult): Promise<void>;
 }
 
+/** Files of the fixture's workspace that the sandbox keeps read-only beyond .vscode/ and git's. */
+const PLANTED = ['.github/workflows/ci.yml', '.husky/pre-commit', '.envrc', '.claude/settings.json', '.mcp.json', 'sub/.vscode/settings.json', 'scripts/release.sh'];
+
 /** Every command rule allows every part: what contains these commands is the sandbox alone. */
 const ALLOW_ALL = { allowed: ['/.*/'], denied: [] };
 
@@ -121,6 +124,28 @@ export const CASES: SandboxCase[] = [
       assert.equal(await exists(path.join(c.fixture.ws, 'nested', '.git-moved')), false);
       assert.ok(!(await read(path.join(c.fixture.ws, 'nested', '.git', 'config'))).includes('fsmonitor'), 'the nested repository\'s config changed');
       assert.deepEqual((await fs.readdir(path.join(c.fixture.ws, 'nested', '.git', 'hooks'))).filter((f) => !f.endsWith('.sample')), []);
+    },
+  },
+  {
+    id: 'planted-config',
+    title: 'what the editor, CI or another agent runs later cannot be changed: workflows, git hook managers, direnv, agents\' config, a nested .vscode/, and a path the settings add',
+    job: (c) => ({
+      workspaceRoot: c.fixture.ws,
+      command: [
+        'echo RAN-planted',
+        ...PLANTED.map((file) => `echo pwned > ${file}`),
+        ...PLANTED.map((file) => `rm -rf ${file}`),
+        'mv .github/workflows gone; mv .claude gone2',
+        'echo still-writable > src/new.js && echo workspace-ok',
+      ].join('; '),
+      sandbox: { mode: 'auto', network: 'off', readOnlyPaths: ['scripts/release.sh'] },
+      commandPolicy: ALLOW_ALL,
+    }),
+    check: async (c, r) => {
+      ranByRule(r, 'RAN-planted');
+      for (const file of PLANTED) assert.match(await read(path.join(c.fixture.ws, file)), /original/, `${file} was changed`);
+      assert.match(r.result, /^workspace-ok$/m, 'the rest of the workspace stays writable');
+      assert.equal(await read(path.join(c.fixture.ws, 'src/new.js')), 'still-writable\n');
     },
   },
   {

@@ -1,18 +1,49 @@
+import { promises as dns } from 'node:dns';
 import { promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** Whether `host` is one of `allowed`: `example.com` is that host, `*.example.com` any host under it. */
+/** One entry of `toolbelt.sandbox.allowedDomains`: `example.com`, `*.example.com`, `host:8443`, `[::1]:8080`. */
+interface AllowEntry {
+  host: string;
+  /** Only this port; none: 443 for TLS (CONNECT), 80 for plain HTTP. */
+  port?: number;
+}
+
+function parseEntry(entry: string): AllowEntry | undefined {
+  const text = entry.trim().toLowerCase();
+  const match = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(text);
+  if (match && net.isIPv6(text) === false) {
+    const port = Number(match[2]);
+    const host = normalizeHost(match[1]);
+    return host && port > 0 && port < 65536 ? { host, port } : undefined;
+  }
+  const host = normalizeHost(text);
+  return host ? { host } : undefined;
+}
+
+function nameMatches(name: string, rule: string): boolean {
+  if (rule.startsWith('*.')) return name.endsWith(rule.slice(1)) && name.length > rule.length - 1;
+  return name === rule;
+}
+
+/** Whether `host` is named by one of `allowed` (whatever port an entry names): `example.com` is that host, `*.example.com` any host under it. */
 export function domainAllowed(host: string, allowed: readonly string[]): boolean {
   const name = normalizeHost(host);
-  if (!name) return false;
-  return allowed.some((entry) => {
-    const rule = normalizeHost(entry);
-    if (!rule) return false;
-    if (rule.startsWith('*.')) return name.endsWith(rule.slice(1)) && name.length > rule.length - 1;
-    return name === rule;
+  return !!name && allowed.some((entry) => {
+    const rule = parseEntry(entry);
+    return !!rule && nameMatches(name, rule.host);
+  });
+}
+
+/** Whether `host:port` may be reached: an entry names the host and that port, or none and the port is the usual one (443 for `tls`, 80 for `http`). */
+export function targetAllowed(host: string, port: number, kind: 'tls' | 'http', allowed: readonly string[]): boolean {
+  const name = normalizeHost(host);
+  return !!name && allowed.some((entry) => {
+    const rule = parseEntry(entry);
+    return !!rule && nameMatches(name, rule.host) && port === (rule.port ?? (kind === 'tls' ? 443 : 80));
   });
 }
 
@@ -28,7 +59,38 @@ function targetOf(authority: string): { host: string; port: number } | undefined
   return port > 0 && port < 65536 ? { host: match[1].replace(/^\[(.*)\]$/, '$1'), port } : undefined;
 }
 
-const REFUSED = (host: string) => `Toolbelt's sandbox refused a connection to ${host}: it is not in toolbelt.sandbox.allowedDomains.\n`;
+/** Loopback, private, link-local (the cloud metadata service at 169.254.169.254), shared, ULA, multicast and unspecified addresses. */
+const INTERNAL = new net.BlockList();
+for (const [address, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 3]] as const) INTERNAL.addSubnet(address, prefix, 'ipv4');
+for (const [address, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) INTERNAL.addSubnet(address, prefix, 'ipv6');
+
+export function isInternalAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return INTERNAL.check(mapped[1], 'ipv4');
+  const family = net.isIP(address);
+  return family === 0 ? true : INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * The address to connect to for an allowed host, or why not: a name must not resolve to an
+ * internal address (a listed name pointed at 127.0.0.1 or the metadata service would open the
+ * host's own services); an address literal listed as such may be anything. The connection goes to
+ * the address checked here, so a second lookup cannot answer differently.
+ */
+export async function addressFor(host: string, lookup: (host: string) => Promise<{ address: string }[]> = (h) => dns.lookup(h, { all: true })): Promise<{ address: string } | { refused: string }> {
+  const name = normalizeHost(host);
+  if (net.isIP(name)) return { address: name };
+  const addresses = await lookup(name).catch(() => []);
+  if (addresses.length === 0) return { refused: `${name} could not be resolved` };
+  const internal = addresses.find((a) => isInternalAddress(a.address));
+  if (internal) return { refused: `${name} resolves to ${internal.address}, an address of this machine or its private network; list the address itself in toolbelt.sandbox.allowedDomains to allow it` };
+  return { address: addresses[0].address };
+}
+
+function refusal(host: string, port: number, kind: 'tls' | 'http', allowed: readonly string[]): string {
+  if (domainAllowed(host, allowed)) return `Toolbelt's sandbox refused a connection to ${host}:${port}: only port ${kind === 'tls' ? 443 : 80} is allowed for it; add "${host}:${port}" to toolbelt.sandbox.allowedDomains to allow that port.\n`;
+  return `Toolbelt's sandbox refused a connection to ${host}: it is not in toolbelt.sandbox.allowedDomains.\n`;
+}
 
 /**
  * The network allow-list of one sandbox: an HTTP proxy (CONNECT for TLS, absolute-form requests
@@ -76,12 +138,17 @@ export class AllowListProxy {
   private tunnel(request: http.IncomingMessage, client: net.Socket, head: Buffer, allowed: readonly string[]): void {
     const target = targetOf(request.url ?? '');
     client.on('error', () => client.destroy());
-    if (!target || !domainAllowed(target.host, allowed)) {
-      const body = REFUSED(target?.host ?? String(request.url));
-      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-      return;
-    }
-    const upstream = net.connect(target.port, target.host, () => {
+    const refuse = (body: string) => client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    if (!target) return void refuse(`Toolbelt's sandbox refused a connection to ${String(request.url)}: not a host:port.\n`);
+    if (!targetAllowed(target.host, target.port, 'tls', allowed)) return void refuse(refusal(target.host, target.port, 'tls', allowed));
+    void addressFor(target.host).then((resolved) => {
+      if ('refused' in resolved) return void refuse(`Toolbelt's sandbox refused a connection: ${resolved.refused}.\n`);
+      if (!client.destroyed) this.connectTunnel(client, resolved.address, target.port, head);
+    });
+  }
+
+  private connectTunnel(client: net.Socket, address: string, port: number, head: Buffer): void {
+    const upstream = net.connect(port, address, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
@@ -101,14 +168,21 @@ export class AllowListProxy {
     } catch {
       url = undefined;
     }
-    if (!url || url.protocol !== 'http:' || !domainAllowed(url.hostname, allowed)) {
-      response.writeHead(403, { 'Content-Type': 'text/plain', Connection: 'close' }).end(REFUSED(url?.hostname ?? String(request.url)));
-      return;
-    }
+    const refuse = (body: string) => response.writeHead(403, { 'Content-Type': 'text/plain', Connection: 'close' }).end(body);
+    const port = url ? Number(url.port || 80) : 80;
+    if (!url || url.protocol !== 'http:') return void refuse(`Toolbelt's sandbox refused ${String(request.url)}: only http:// URLs go through the proxy (https goes through CONNECT).\n`);
+    if (!targetAllowed(url.hostname, port, 'http', allowed)) return void refuse(refusal(normalizeHost(url.hostname), port, 'http', allowed));
+    void addressFor(url.hostname).then((resolved) => {
+      if ('refused' in resolved) return void refuse(`Toolbelt's sandbox refused a connection: ${resolved.refused}.\n`);
+      this.sendUpstream(request, response, url, resolved.address, port);
+    });
+  }
+
+  private sendUpstream(request: http.IncomingMessage, response: http.ServerResponse, url: URL, address: string, port: number): void {
     const headers = { ...request.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    const upstream = http.request({ host: url.hostname, port: url.port || 80, path: `${url.pathname}${url.search}`, method: request.method, headers }, (answer) => {
+    const upstream = http.request({ host: address, port, path: `${url.pathname}${url.search}`, method: request.method, headers }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
     });

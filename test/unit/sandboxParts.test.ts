@@ -7,7 +7,7 @@ import { sandboxEnvironment } from '../../src/tools/sandboxEnvironment';
 import { bwrapOptions, SECCOMP_FD, type SandboxPlan } from '../../src/tools/sandboxInvocation';
 import { MountPointLease } from '../../src/tools/sandboxMountPoints';
 import { programFilesUnder } from '../../src/tools/sandboxProgramFiles';
-import { domainAllowed } from '../../src/tools/sandboxProxy';
+import { addressFor, domainAllowed, isInternalAddress, targetAllowed } from '../../src/tools/sandboxProxy';
 import { WorkspaceScanner } from '../../src/tools/sandboxScan';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
 import { TempWorkspace } from '../support/workspace';
@@ -32,6 +32,30 @@ describe('sandbox parts', () => {
       for (const host of ['registry.npmjs.org', 'REGISTRY.npmjs.org.', 'api.github.com', 'a.b.github.com', '127.0.0.1', '[::1]']) assert.ok(domainAllowed(host, list), host);
       for (const host of ['npmjs.org', 'evil-registry.npmjs.org', 'github.com', 'evilgithub.com', 'localhost', '127.0.0.2', '']) assert.ok(!domainAllowed(host, list), host);
       assert.ok(!domainAllowed('anything.com', []));
+    });
+
+    it('lets a host through on 443 (TLS) and 80 (HTTP) only, unless its entry names a port', () => {
+      const list = ['registry.npmjs.org', '*.example.com:8443', '[::1]:9000', '127.0.0.1:5000'];
+      assert.ok(targetAllowed('registry.npmjs.org', 443, 'tls', list));
+      assert.ok(targetAllowed('registry.npmjs.org', 80, 'http', list));
+      assert.ok(!targetAllowed('registry.npmjs.org', 22, 'tls', list));
+      assert.ok(!targetAllowed('registry.npmjs.org', 443, 'http', list));
+      assert.ok(targetAllowed('api.example.com', 8443, 'tls', list));
+      assert.ok(!targetAllowed('api.example.com', 443, 'tls', list));
+      assert.ok(targetAllowed('::1', 9000, 'http', list));
+      assert.ok(targetAllowed('127.0.0.1', 5000, 'tls', list));
+      assert.ok(!targetAllowed('127.0.0.1', 5001, 'tls', list));
+    });
+
+    it('refuses a listed name that resolves to this machine, its private network or the metadata service; a listed literal is taken as it is', async () => {
+      const answers: Record<string, string[]> = { 'evil.example': ['93.184.216.34', '127.0.0.1'], 'meta.example': ['169.254.169.254'], 'ula.example': ['fd00::1'], 'mapped.example': ['::ffff:10.0.0.1'], 'fine.example': ['93.184.216.34'] };
+      const lookup = async (host: string) => (answers[host] ?? []).map((address) => ({ address }));
+      for (const host of ['evil.example', 'meta.example', 'ula.example', 'mapped.example', 'unknown.example']) assert.ok('refused' in (await addressFor(host, lookup)), host);
+      assert.deepEqual(await addressFor('fine.example', lookup), { address: '93.184.216.34' });
+      assert.deepEqual(await addressFor('127.0.0.1', lookup), { address: '127.0.0.1' });
+      assert.deepEqual(await addressFor('[::1]', lookup), { address: '::1' });
+      for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1']) assert.ok(isInternalAddress(address), address);
+      for (const address of ['93.184.216.34', '2606:4700::1111', '8.8.8.8']) assert.ok(!isInternalAddress(address), address);
     });
   });
 

@@ -255,15 +255,32 @@ export const CASES: SandboxCase[] = [
     title: 'network "allowlist": the listed host is reached, through the proxy only; any other fails',
     job: (c) => ({
       workspaceRoot: c.fixture.ws,
-      command: `curl -s -m 5 http://127.0.0.1:${c.port}/allow-plain; curl -s -m 5 -p http://127.0.0.1:${c.port}/allow-tunnel; curl -s -m 5 http://localhost:${c.port}/deny-name; curl -s -m 5 -p http://localhost:${c.port}/deny-tunnel; curl -s -m 3 --noproxy '*' http://127.0.0.1:${c.port}/deny-direct; echo RAN-allow`,
+      command: `curl -s -m 5 http://127.0.0.1:${c.port}/allow-plain; curl -s -m 5 -p http://127.0.0.1:${c.port}/allow-tunnel; curl -s -m 5 http://localhost:${c.port}/deny-name; curl -s -m 5 -p http://localhost:${c.port}/deny-tunnel; curl -s -m 5 http://127.0.0.2:${c.port}/deny-unlisted; curl -s -m 3 --noproxy '*' http://127.0.0.1:${c.port}/deny-direct; echo RAN-allow`,
+      // The literal address with its port; a listed name that resolves to this machine stays refused.
+      sandbox: { mode: 'auto', network: 'allowlist', allowedDomains: [`127.0.0.1:${c.port}`, `localhost:${c.port}`] },
+      commandPolicy: ALLOW_ALL,
+    }),
+    check: async (c, r) => {
+      assert.match(r.result, /· sandboxed, network only to 127\.0\.0\.1:\d+, localhost:\d+\n/);
+      assert.match(r.result, /RAN-allow/);
+      assert.deepEqual(c.server.hits.filter((h) => /allow|deny/.test(h)).sort(), ['/allow-plain', '/allow-tunnel']);
+      assert.match(r.result, /localhost resolves to (127\.0\.0\.1|::1), an address of this machine/);
+      assert.match(r.result, /127\.0\.0\.2: it is not in toolbelt\.sandbox\.allowedDomains/);
+    },
+  },
+  {
+    id: 'network-allowlist-ports',
+    title: 'network "allowlist": a host listed without a port is reached on 443 (TLS) and 80 (HTTP) only',
+    job: (c) => ({
+      workspaceRoot: c.fixture.ws,
+      command: `curl -s -m 5 http://127.0.0.1:${c.port}/deny-port-plain; curl -s -m 5 -p http://127.0.0.1:${c.port}/deny-port-tunnel; echo RAN-ports`,
       sandbox: { mode: 'auto', network: 'allowlist', allowedDomains: ['127.0.0.1'] },
       commandPolicy: ALLOW_ALL,
     }),
     check: async (c, r) => {
-      assert.match(r.result, /· sandboxed, network only to 127\.0\.0\.1\n/);
-      assert.match(r.result, /RAN-allow/);
-      assert.deepEqual(c.server.hits.filter((h) => /allow|deny/.test(h)).sort(), ['/allow-plain', '/allow-tunnel']);
-      assert.match(r.result, /not in toolbelt\.sandbox\.allowedDomains/);
+      assert.match(r.result, /RAN-ports/);
+      assert.deepEqual(c.server.hits.filter((h) => h.startsWith('/deny-port')), [], r.result);
+      assert.match(r.result, /only port 80 is allowed for it; add "127\.0\.0\.1:\d+"/);
     },
   },
   {

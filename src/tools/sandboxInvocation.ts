@@ -4,6 +4,9 @@ import { BASE_BWRAP_ARGS } from './sandbox';
 /** The port the allow-list relay serves the proxy on, on the sandbox's own 127.0.0.1 (see NetworkRelay). */
 export const PROXY_PORT = 3128;
 
+/** Size of the private /tmp (a tmpfs lives in memory: unbounded, it could take half of it). */
+export const PRIVATE_TMP_BYTES = 1024 * 1024 * 1024;
+
 /** The descriptor bwrap reads the system-call filter from (see seccompProgram); 3 carries its options. */
 export const SECCOMP_FD = 4;
 
@@ -47,7 +50,7 @@ export function bwrapOptions(plan: SandboxPlan): string[] {
   const args = [...BASE_BWRAP_ARGS, ...plan.engineArgs];
   if (plan.network === 'off') args.push('--unshare-net');
   args.push('--seccomp', String(SECCOMP_FD));
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', String(PRIVATE_TMP_BYTES), '--tmpfs', '/tmp');
   const sizes = new Map(plan.privateDirs.map((dir) => [dir.path, dir.bytes]));
   for (const dir of parentsFirst([...plan.masked, ...sizes.keys()])) args.push(...(sizes.has(dir) ? ['--size', String(sizes.get(dir))] : []), '--tmpfs', dir);
   for (const entry of parentsFirst(plan.kept)) args.push('--ro-bind', entry, entry);

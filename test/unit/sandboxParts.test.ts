@@ -80,6 +80,7 @@ describe('sandbox parts', () => {
 
     it('mount the host read-only first, then what is writable, then what stays read-only, then what is hidden', () => {
       assert.ok(at('--ro-bind', '/', '/') < at('--tmpfs', '/tmp'));
+      assert.equal(at('--size', String(1024 ** 3), '--tmpfs', '/tmp') + 2, at('--tmpfs', '/tmp'), 'the private /tmp holds 1 GiB at most');
       assert.ok(at('--tmpfs', '/tmp') < at('--ro-bind', '/tmp/server-package', '/tmp/server-package'), "the program's own files go into the fresh /tmp");
       assert.ok(at('--ro-bind', '/tmp/server-package', '/tmp/server-package') < at('--bind', '/ws', '/ws'));
       assert.ok(at('--bind', '/ws', '/ws') < at('--bind', '/ws/inner', '/ws/inner'));

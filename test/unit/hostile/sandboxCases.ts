@@ -223,6 +223,12 @@ export const CASES: SandboxCase[] = [
     check: async (c, r) => (assert.match(r.result, /RAN-redirect/), noSecret(r), await untouched(c)),
   },
   {
+    id: 'tmp-size',
+    title: 'the private /tmp holds 1 GiB at most: a command cannot fill the memory through it',
+    job: (c) => ({ workspaceRoot: c.fixture.ws, command: 'echo RAN-tmp; fallocate -l 900M /tmp/fits && echo fits-ok; fallocate -l 2G /tmp/too-big || echo too-big-refused; rm -f /tmp/fits', commandPolicy: ALLOW_ALL }),
+    check: async (_c, r) => (ranByRule(r, 'RAN-tmp'), assert.match(r.result, /^fits-ok$/m, r.result), assert.match(r.result, /^too-big-refused$/m, r.result)),
+  },
+  {
     id: 'host-processes',
     title: 'host processes are out of sight and out of reach',
     job: (c) => ({ workspaceRoot: c.fixture.ws, command: `echo RAN-ps; kill -9 ${c.hostPid}; ls -d /proc/[0-9]* | wc -l`, commandPolicy: ALLOW_ALL }),

@@ -75,6 +75,33 @@ export async function installLauncher(target: LauncherTarget): Promise<Installed
   return { file, folder, onPath, replaced, ...(first && !samePath(first, file) ? { shadowedBy: first } : {}) };
 }
 
+/**
+ * After an update the extension's folder has another name and an installed launcher runs a CLI that
+ * is gone: a launcher of this command whose CLI is gone is rewritten for this extension (a working
+ * one, e.g. VS Code Insiders' beside VS Code's, and anyone else's file are left alone). Resolves to
+ * the file rewritten, or undefined.
+ */
+export async function repairLauncher(target: LauncherTarget): Promise<string | undefined> {
+  const file = launcherFile(target);
+  try {
+    if (!(await ownLauncherAt(file))) return undefined;
+  } catch {
+    return undefined;
+  }
+  const named = cliNamedIn(await fs.readFile(file, 'utf8'));
+  if (named === undefined || named === target.cliPath || existsSync(named)) return undefined;
+  await installLauncher(target);
+  return file;
+}
+
+/** The CLI a launcher of this command runs. */
+function cliNamedIn(text: string): string | undefined {
+  const posix = /^cli='((?:[^']|'\\'')*)'$/m.exec(text);
+  if (posix) return posix[1].replace(/'\\''/g, "'");
+  const windows = /^set "TOOLBELT_CLI=(.*)"\r?$/m.exec(text);
+  return windows ? windows[1].replace(/%%/g, '%') : undefined;
+}
+
 /** The launcher's text: a POSIX shell script, or a .cmd on Windows. */
 export function launcherText(target: LauncherTarget): string {
   return target.platform === 'win32' ? windowsLauncher(target) : posixLauncher(target);
@@ -189,16 +216,23 @@ export function userSettingsFile(context: vscode.ExtensionContext): string | und
  * a launcher of the extension's CLI in a folder of the person's own, so agents' files can name
  * `toolbelt` and work on every machine that has it.
  */
-export function registerInstallCli(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerInstallCli(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, options: { repair?: boolean } = {}): vscode.Disposable {
+  const targetNow = (): LauncherTarget => ({
+    home: os.homedir(),
+    platform: process.platform,
+    env: process.env,
+    cliPath: path.join(context.extensionPath, 'dist', 'cli.js'),
+    execPath: process.execPath,
+    userSettings: userSettingsFile(context),
+  });
+  if (options.repair !== false) {
+    repairLauncher(targetNow()).then(
+      (file) => file && log.info(`Rewrote ${file}: the extension it ran is gone; it runs this one now.`),
+      (error: unknown) => log.warn(`Could not repair the 'toolbelt' launcher: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
   return vscode.commands.registerCommand(INSTALL_CLI, async () => {
-    const target: LauncherTarget = {
-      home: os.homedir(),
-      platform: process.platform,
-      env: process.env,
-      cliPath: path.join(context.extensionPath, 'dist', 'cli.js'),
-      execPath: process.execPath,
-      userSettings: userSettingsFile(context),
-    };
+    const target = targetNow();
     let installed: InstalledLauncher;
     try {
       installed = await installLauncher(target);

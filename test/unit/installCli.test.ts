@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as InstallCliModule from '../../src/vscode/installCli';
 import { builtCli, REPO_ROOT } from '../support/cliProcess';
+import { waitFor } from '../support/waitFor';
 import { requireWithVscode } from '../support/withFakeVscode';
 
 type Installed = InstallCliModule.InstalledLauncher;
@@ -24,7 +25,7 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ co
 }
 
 /** "Install 'toolbelt' Command in PATH" as VS Code runs it, against a fake of the part of the API it uses, with the extension at the repository (its built dist/cli.js). */
-function installCommand(userFolder: string): { run: () => Promise<Installed | undefined>; messages: { kind: string; text: string }[]; module: typeof InstallCliModule } {
+function installCommand(userFolder: string, repair = false): { run: () => Promise<Installed | undefined>; messages: { kind: string; text: string }[]; module: typeof InstallCliModule } {
   const messages: { kind: string; text: string }[] = [];
   let command: (() => Promise<Installed | undefined>) | undefined;
   const say = (kind: string) => (text: string) => (messages.push({ kind, text }), Promise.resolve(undefined));
@@ -34,7 +35,8 @@ function installCommand(userFolder: string): { run: () => Promise<Installed | un
   };
   const module = requireWithVscode<typeof InstallCliModule>(vscode, [require.resolve('../../src/vscode/installCli')]);
   const context = { extensionPath: REPO_ROOT, globalStorageUri: { scheme: 'file', fsPath: path.join(userFolder, 'globalStorage', 'toolbelt.toolbelt') } };
-  module.registerInstallCli(context as never, { info() {}, warn() {} } as never);
+  // Repairing a launcher at registration runs on its own: only the test of it turns it on.
+  module.registerInstallCli(context as never, { info() {}, warn() {} } as never, { repair });
   return { run: () => command!(), messages, module };
 }
 
@@ -168,6 +170,29 @@ describe("Install 'toolbelt' Command in PATH", function () {
     const result = await run(launcher, ['--version'], { PATH: '/usr/bin:/bin', HOME: home });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /toolbelt-0\.0\.1\/dist\/cli\.js is gone .*run "Toolbelt: Install 'toolbelt' Command in PATH" again/);
+  });
+
+  it("when the host loads, a launcher of its own whose extension is gone (an update) runs this extension's CLI again; a working one and anyone else's are left alone", async () => {
+    const { module } = installCommand(userFolder);
+    const old = path.join(tmp, 'extensions', "toolbelt.toolbelt-0.0.1 it's", 'dist', 'cli.js');
+    await module.installLauncher({ home, platform: 'linux', env: {}, cliPath: old, execPath: process.execPath });
+    installCommand(userFolder, true);
+    await waitFor(async () => (await fs.readFile(launcher, 'utf8')).includes(`cli='${builtCli()}'`), 'the launcher rewritten');
+    const { dir } = await tracingNode();
+    assert.equal((await run(launcher, ['--version'], { PATH: `${dir}:/usr/bin:/bin`, HOME: home })).stdout, `${VERSION}\n`);
+
+    // Another extension folder's CLI that exists (VS Code Insiders' beside VS Code's): left alone.
+    const other = path.join(tmp, 'insiders', 'dist', 'cli.js');
+    await fs.mkdir(path.dirname(other), { recursive: true });
+    await fs.writeFile(other, '');
+    await module.installLauncher({ home, platform: 'linux', env: {}, cliPath: other, execPath: process.execPath });
+    const target = { home, platform: 'linux' as const, env: {}, cliPath: builtCli(), execPath: process.execPath };
+    assert.equal(await module.repairLauncher(target), undefined);
+    assert.match(await fs.readFile(launcher, 'utf8'), /insiders/);
+    // Anyone else's toolbelt: left alone.
+    await fs.writeFile(launcher, '#!/bin/sh\nexit 0\n');
+    assert.equal(await module.repairLauncher(target), undefined);
+    assert.equal(await fs.readFile(launcher, 'utf8'), '#!/bin/sh\nexit 0\n');
   });
 
   it("Windows: a toolbelt.cmd in %LOCALAPPDATA%\\Toolbelt\\bin that runs node, else VS Code's runtime ('%' kept literal)", () => {

@@ -5,21 +5,31 @@ import { editableJsonTree, objectMember } from '../tools/editableJson';
  * How other agents start `toolbelt mcp` for a workspace: the entry each one's MCP configuration
  * needs, and that entry merged into the file as it is (comments and other servers kept). Pure, so
  * the extension's "Use This Workspace's Tools in Another Agent…" and docs/AGENTS.md agree.
+ *
+ * A file in the repository is checked in and read on every teammate's machine: its entry names
+ * `toolbelt` from PATH and the workspace as the folder the agent runs in (or a variable the agent
+ * expands), never a path of the author's machine. The person's own options go only into a file of
+ * their own (Codex's ~/.codex/config.toml).
  */
 
 export type AgentKind = 'claude-code' | 'cursor' | 'gemini-cli' | 'codex';
 export const AGENT_KINDS: readonly AgentKind[] = ['claude-code', 'cursor', 'gemini-cli', 'codex'];
 
+/** The program every entry runs: Toolbelt's CLI from PATH ("Install 'toolbelt' Command in PATH", or `npm install -g`). */
+export const TOOLBELT_COMMAND = 'toolbelt';
+
 export interface AgentConfigOptions {
-  /** Absolute path of Toolbelt's dist/cli.js. */
-  cliPath: string;
-  /** Absolute path of the workspace folder. */
-  workspace: string;
-  /** The program that runs cli.js (default `node`). */
-  node?: string;
   /** The server's name in the agent's configuration (default `toolbelt`). */
   serverName?: string;
-  /** More options for `toolbelt mcp` (the person's choices, e.g. `--user-settings FILE`). */
+  /**
+   * The person's own options for `toolbelt mcp` (e.g. `--user-settings FILE`): written only into a
+   * per-user file, never into one of the repository.
+   */
+  personalArgs?: readonly string[];
+  /**
+   * More options for `toolbelt mcp` in every file, checked-in ones too (tests: `--state-dir DIR`).
+   * Whatever is given here is written as it is: the extension gives none.
+   */
   extraArgs?: readonly string[];
 }
 
@@ -44,27 +54,36 @@ interface AgentFormat {
   serversKey?: string;
   /** JSON: fields of the entry besides command and args. */
   extra?: Record<string, unknown>;
+  /**
+   * How `toolbelt mcp` learns the workspace: none when the agent starts its servers in the folder
+   * it runs in (`toolbelt mcp` serves the current folder), else a variable the agent expands.
+   */
+  workspaceArgs: readonly string[];
 }
 
 const FORMATS: Readonly<Record<AgentKind, AgentFormat>> = {
-  'claude-code': { label: 'Claude Code', file: '.mcp.json', scope: 'workspace', format: 'json', serversKey: 'mcpServers', extra: { type: 'stdio' } },
-  cursor: { label: 'Cursor', file: '.cursor/mcp.json', scope: 'workspace', format: 'json', serversKey: 'mcpServers' },
-  'gemini-cli': { label: 'Gemini CLI', file: '.gemini/settings.json', scope: 'workspace', format: 'json', serversKey: 'mcpServers' },
-  codex: { label: 'Codex', file: '~/.codex/config.toml', scope: 'user', format: 'toml' },
+  // Claude Code and Gemini CLI start a stdio server in the folder they run in (Gemini CLI: no `cwd` in the entry → its own).
+  'claude-code': { label: 'Claude Code', file: '.mcp.json', scope: 'workspace', format: 'json', serversKey: 'mcpServers', extra: { type: 'stdio' }, workspaceArgs: [] },
+  // Cursor does not promise the folder a server starts in; it expands ${workspaceFolder} in `args`.
+  cursor: { label: 'Cursor', file: '.cursor/mcp.json', scope: 'workspace', format: 'json', serversKey: 'mcpServers', workspaceArgs: ['--workspace', '${workspaceFolder}'] },
+  'gemini-cli': { label: 'Gemini CLI', file: '.gemini/settings.json', scope: 'workspace', format: 'json', serversKey: 'mcpServers', workspaceArgs: [] },
+  // One file for every project: the project is the folder Codex runs in.
+  codex: { label: 'Codex', file: '~/.codex/config.toml', scope: 'user', format: 'toml', workspaceArgs: [] },
 };
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
-function serverOf(options: AgentConfigOptions): { name: string; command: string; args: string[] } {
+function serverOf(format: AgentFormat, options: AgentConfigOptions): { name: string; command: string; args: string[] } {
   const name = options.serverName ?? 'toolbelt';
   if (!SERVER_NAME.test(name)) throw new Error(`"${name}" cannot name an MCP server in every agent's configuration: use letters, digits, "_" and "-".`);
-  return { name, command: options.node ?? 'node', args: [options.cliPath, 'mcp', '--workspace', options.workspace, ...(options.extraArgs ?? [])] };
+  const personal = format.scope === 'user' ? (options.personalArgs ?? []) : [];
+  return { name, command: TOOLBELT_COMMAND, args: ['mcp', ...format.workspaceArgs, ...(options.extraArgs ?? []), ...personal] };
 }
 
 /** The entry that starts `toolbelt mcp` for the workspace, for one agent. */
-export function agentConfig(agent: AgentKind, options: AgentConfigOptions): AgentConfig {
+export function agentConfig(agent: AgentKind, options: AgentConfigOptions = {}): AgentConfig {
   const format = FORMATS[agent];
-  const server = serverOf(options);
+  const server = serverOf(format, options);
   const snippet =
     format.format === 'toml'
       ? tomlTable(server)
@@ -79,9 +98,9 @@ export function agentConfig(agent: AgentKind, options: AgentConfigOptions): Agen
  * not JSON, not an object the entry can go into, or names a key twice (agents would run the other
  * definition of the server).
  */
-export function mergeAgentConfig(agent: AgentKind, existing: string | undefined, options: AgentConfigOptions): string {
+export function mergeAgentConfig(agent: AgentKind, existing: string | undefined, options: AgentConfigOptions = {}): string {
   const format = FORMATS[agent];
-  const server = serverOf(options);
+  const server = serverOf(format, options);
   if (format.format === 'toml') return mergeToml(existing ?? '', server);
   const text = existing && existing.trim() !== '' ? existing : '{}\n';
   objectMember(text, editableJsonTree(text, format.file), format.serversKey!, format.file);

@@ -11,6 +11,7 @@ import { registerToolCommands } from './toolCommands';
 import { WorkspaceToolContext } from './toolContext';
 import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
+import { registerInstallCli } from './installCli';
 import { registerOtherAgents } from './otherAgents';
 import { registerPolicyTestDiagnostics } from './policyTestDiagnostics';
 import { registerRuleDiagnostics } from './ruleDiagnostics';
@@ -47,7 +48,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
   registerCommandToolNote(context, tools);
-  context.subscriptions.push(registerOtherAgents(context, log));
+  context.subscriptions.push(registerOtherAgents(context, log), registerInstallCli(context, log));
   registerToolsPlacement(context, log);
   registerRegistryDiagnostics(context, tools, log);
   context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log), registerRuleDiagnostics(toolContext, watcher, log));

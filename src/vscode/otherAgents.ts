@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_KINDS, agentConfig, mergeAgentConfig, type AgentConfig, type AgentConfigOptions } from '../tools/agentConfigs';
+import { AGENT_KINDS, agentConfig, mergeAgentConfig, TOOLBELT_COMMAND, type AgentConfig, type AgentConfigOptions } from '../tools/agentConfigs';
 import { readFolderFile, resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
 import type { ResolvedPath } from '../tools/workspacePaths';
+import { findOnPath, INSTALL_CLI, userSettingsFile } from './installCli';
 
 export const USE_IN_ANOTHER_AGENT = 'toolbelt.useInAnotherAgent';
 
@@ -12,14 +12,15 @@ type AgentItem = vscode.QuickPickItem & { config: AgentConfig };
 /**
  * **Toolbelt: Use This Workspace's Tools in Another Agent…**: Claude Code, Cursor and Gemini CLI get
  * `toolbelt mcp` for this folder in their project file (shown first, then merged in with comments
- * and other servers kept); Codex's per-user file is only shown, as a snippet to paste. Every entry
- * runs the CLI shipped in this extension, with the person's own VS Code settings file as theirs.
+ * and other servers kept); Codex's per-user file is only shown, as a snippet to paste. A project
+ * file is checked in, so its entry names `toolbelt` from PATH and no path of this machine; only
+ * Codex's snippet, the person's own, names their VS Code settings file as their choices.
  */
 export function registerOtherAgents(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.commands.registerCommand(USE_IN_ANOTHER_AGENT, async (agentArg?: unknown, folderArg?: unknown) => {
     const folder = typeof folderArg === 'string' ? folderArg : await pickFolder();
     if (!folder) return undefined;
-    const options = configOptions(context, folder);
+    const options = configOptions(context);
     const items: AgentItem[] = AGENT_KINDS.map((agent) => {
       const config = agentConfig(agent, options);
       return { label: config.label, description: config.file, detail: config.scope === 'user' ? 'your own file: shown for you to paste' : 'written into this folder', config };
@@ -50,7 +51,8 @@ export function registerOtherAgents(context: vscode.ExtensionContext, log: vscod
       return cannotWrite(config, error);
     }
     log.info(`${config.label} now starts toolbelt mcp for ${folder} (${config.file}).`);
-    void vscode.window.showInformationMessage(`Toolbelt: ${config.label} will use this workspace's tools (${config.file}). Start it in this folder; it asks before it starts a project's server.`);
+    const done = `Toolbelt: ${config.label} will use this workspace's tools (${config.file}). Start it in this folder; it asks before it starts a project's server.`;
+    void noteWhenNotOnPath(done);
     return { agent: config.agent, written: path.join(folder, config.file) };
   });
 }
@@ -60,11 +62,21 @@ function cannotWrite(config: AgentConfig, error: unknown): undefined {
   return undefined;
 }
 
-/** The CLI in this extension, run by `node`, with the person's own VS Code user settings as their choices when that file exists. */
-function configOptions(context: vscode.ExtensionContext, folder: string): AgentConfigOptions {
-  const cliPath = path.join(context.extensionPath, 'dist', 'cli.js');
-  const userSettings = context.globalStorageUri.scheme === 'file' ? path.resolve(context.globalStorageUri.fsPath, '..', '..', 'settings.json') : undefined;
-  return { cliPath, workspace: folder, ...(userSettings && existsSync(userSettings) ? { extraArgs: ['--user-settings', userSettings] } : {}) };
+/** The person's own VS Code user settings as their choices, when that file exists: only a per-user file gets them. */
+function configOptions(context: vscode.ExtensionContext): AgentConfigOptions {
+  const userSettings = userSettingsFile(context);
+  return userSettings ? { personalArgs: ['--user-settings', userSettings] } : {};
+}
+
+/** The agent runs `toolbelt` from PATH: without one there, says so and offers to install the launcher. */
+async function noteWhenNotOnPath(done: string): Promise<void> {
+  if (findOnPath(process.platform === 'win32' ? `${TOOLBELT_COMMAND}.cmd` : TOOLBELT_COMMAND)) {
+    await vscode.window.showInformationMessage(done);
+    return;
+  }
+  const install = "Install 'toolbelt' Command in PATH";
+  const picked = await vscode.window.showWarningMessage(`${done} It runs \`toolbelt\`, which is not on your PATH yet.`, install);
+  if (picked === install) await vscode.commands.executeCommand(INSTALL_CLI);
 }
 
 async function pickFolder(): Promise<string | undefined> {

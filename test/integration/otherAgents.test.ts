@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parse } from 'jsonc-parser';
@@ -11,7 +10,7 @@ interface McpEntry {
   args: string[];
 }
 
-/** "Use This Workspace's Tools in Another Agent…": the files it writes start the CLI shipped in the extension. */
+/** "Use This Workspace's Tools in Another Agent…": the files it writes start `toolbelt` from PATH, with no path of this machine (they are checked in). */
 describe("Toolbelt: Use This Workspace's Tools in Another Agent…", () => {
   const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
   const written = ['.mcp.json', '.cursor', '.gemini'];
@@ -24,7 +23,7 @@ describe("Toolbelt: Use This Workspace's Tools in Another Agent…", () => {
     for (const name of written) await fs.rm(path.join(root(), name), { recursive: true, force: true });
   });
 
-  it('writes Claude Code\'s .mcp.json: toolbelt mcp for this folder, from the extension\'s own dist/cli.js, keeping what was there', async () => {
+  it("writes Claude Code's .mcp.json: toolbelt mcp from PATH for the folder Claude Code runs in, keeping what was there", async () => {
     await fs.writeFile(path.join(root(), '.mcp.json'), '{\n  // the team\'s server\n  "mcpServers": { "other": { "command": "other-server" } }\n}\n');
     const result = await vscode.commands.executeCommand<{ written: string }>('toolbelt.useInAnotherAgent', 'claude-code', root());
     assert.equal(result.written, path.join(root(), '.mcp.json'));
@@ -32,26 +31,24 @@ describe("Toolbelt: Use This Workspace's Tools in Another Agent…", () => {
     assert.match(text, /\/\/ the team's server/, 'comments are kept');
     const config = parse(text) as { mcpServers: Record<string, McpEntry> };
     assert.deepEqual(config.mcpServers.other, { command: 'other-server' });
-    const entry = config.mcpServers.toolbelt;
-    assert.equal(entry.command, 'node');
-    assert.ok(entry.args[0].endsWith(path.join('dist', 'cli.js')) && existsSync(entry.args[0]), entry.args[0]);
-    assert.deepEqual(entry.args.slice(1, 4), ['mcp', '--workspace', root()]);
-    // The command it names answers as the toolbelt CLI.
-    const help = spawnSync('node', [entry.args[0], '--help'], { encoding: 'utf8' });
-    assert.match(help.stdout, /mcp[\s\S]*run[\s\S]*policy[\s\S]*undo/);
+    assert.deepEqual(config.mcpServers.toolbelt, { type: 'stdio', command: 'toolbelt', args: ['mcp'] });
+    assert.ok(!text.includes(root()) && !text.includes('cli.js'), text);
   });
 
   it('writes Cursor\'s and Gemini CLI\'s files, and only shows Codex\'s per-user snippet', async () => {
     for (const [agent, file] of [['cursor', '.cursor/mcp.json'], ['gemini-cli', '.gemini/settings.json']]) {
       const result = await vscode.commands.executeCommand<{ written: string }>('toolbelt.useInAnotherAgent', agent, root());
       assert.equal(result.written, path.join(root(), file));
-      const config = parse(await fs.readFile(result.written, 'utf8')) as { mcpServers: Record<string, McpEntry> };
-      assert.deepEqual(config.mcpServers.toolbelt.args.slice(1, 4), ['mcp', '--workspace', root()]);
+      const text = await fs.readFile(result.written, 'utf8');
+      const config = parse(text) as { mcpServers: Record<string, McpEntry> };
+      assert.equal(config.mcpServers.toolbelt.command, 'toolbelt');
+      assert.deepEqual(config.mcpServers.toolbelt.args, agent === 'cursor' ? ['mcp', '--workspace', '${workspaceFolder}'] : ['mcp']);
+      assert.ok(!text.includes(root()), text);
     }
     const codex = await vscode.commands.executeCommand<{ written: undefined }>('toolbelt.useInAnotherAgent', 'codex', root());
     assert.equal(codex.written, undefined);
     const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
-    assert.match(shown, /\[mcp_servers\.toolbelt\]\ncommand = "node"/);
+    assert.match(shown, /\[mcp_servers\.toolbelt\]\ncommand = "toolbelt"\nargs = \["mcp"/);
     assert.equal(await vscode.env.clipboard.readText(), shown.slice(shown.indexOf('[mcp_servers')));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

@@ -43,6 +43,7 @@ describe(`A real agent CLI (${GEMINI_CLI.name}) connected to toolbelt mcp`, func
   let fixture: CliFixture;
   let model: ModelServer;
   let home: string;
+  let bin: string;
 
   before(async () => {
     fixture = await CliFixture.create({ settings: { 'toolbelt.tools.registry': [{ name: 'read_file' }, { name: 'write_file' }] }, files: { 'src/a.txt': 'alpha\n' } });
@@ -53,9 +54,15 @@ describe(`A real agent CLI (${GEMINI_CLI.name}) connected to toolbelt mcp`, func
     const geminiSettings = { security: { auth: { selectedType: 'gemini-api-key' } }, general: { disableAutoUpdate: true, disableUpdateNag: true }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } };
     await fs.writeFile(path.join(home, '.gemini', 'settings.json'), JSON.stringify(geminiSettings));
     await fs.writeFile(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [fixture.root]: 'TRUST_FOLDER' }));
-    // The workspace's .gemini/settings.json as the extension's generator writes it, with Gemini's own confirmation off ("trust"):
+    // `toolbelt` on PATH as a teammate has it (the extension's launcher, or npm install -g): a shim that runs the built CLI.
+    bin = path.join(fixture.ws.parent, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'toolbelt'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(builtCli())} "$@"\n`, { mode: 0o755 });
+    // The workspace's .gemini/settings.json as the extension's generator writes it — `toolbelt mcp` from PATH, serving the folder
+    // Gemini CLI runs in — with the test's state folder named explicitly, and Gemini's own confirmation off ("trust"):
     // Toolbelt's policy is what decides here.
-    const config = mergeAgentConfig('gemini-cli', undefined, { cliPath: builtCli(), workspace: fixture.root, node: process.execPath, extraArgs: ['--state-dir', fixture.stateBase] });
+    const config = mergeAgentConfig('gemini-cli', undefined, { extraArgs: ['--state-dir', fixture.stateBase] });
+    assert.deepEqual((JSON.parse(config) as { mcpServers: { toolbelt: unknown } }).mcpServers.toolbelt, { command: 'toolbelt', args: ['mcp', '--state-dir', fixture.stateBase] });
     const trusted = applyEdits(config, modify(config, ['mcpServers', 'toolbelt', 'trust'], true, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
     await fixture.ws.write({ '.gemini/settings.json': trusted });
   });
@@ -79,7 +86,7 @@ describe(`A real agent CLI (${GEMINI_CLI.name}) connected to toolbelt mcp`, func
     });
     const result = await run(process.execPath, [cli, '-p', 'Write the notes', '-m', 'gemini-2.5-flash', '--output-format', 'json', '--approval-mode', 'yolo'], {
       cwd: fixture.root,
-      env: { ...process.env, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: model.origin, NO_COLOR: '1' },
+      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: model.origin, NO_COLOR: '1' },
     });
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     assert.equal((JSON.parse(result.stdout) as { response: string }).response, 'All done.');

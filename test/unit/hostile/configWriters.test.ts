@@ -17,6 +17,7 @@ function useInAnotherAgent(ws: TempWorkspace): { run: Command; errors: string[] 
     window: {
       showErrorMessage: (message: string) => void errors.push(message),
       showInformationMessage: () => Promise.resolve(undefined),
+      showWarningMessage: () => Promise.resolve(undefined),
     },
   };
   const { registerOtherAgents: register } = requireWithVscode<{ registerOtherAgents: typeof registerOtherAgents }>(vscode, [require.resolve('../../../src/vscode/otherAgents')]);

@@ -12,6 +12,7 @@ import { NamespaceKiller, ProcessTracker, type TreeKiller } from './processTree'
 import { describeContainment, effectiveSandbox, sandboxAvailability, sandboxDecision, sandboxEngine, type SandboxDecision } from './sandbox';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { prepareSandbox, sandboxRequestFor, type PreparedSandbox } from './sandboxLaunch';
+import { NO_NETWORK_ENV, sandboxHints } from './sandboxHints';
 import { SandboxKiller, spawnSandboxed } from './sandboxProcess';
 import type { SandboxSetting, ToolContext } from './types';
 import { resolveWorkspacePath } from './workspacePaths';
@@ -162,8 +163,14 @@ export const runBash = builtin(bashConsent, async (args, ctx, { signal, plan, ra
   }
   const engine = await sandboxEngine();
   if (!engine) throw new Error('The sandbox became unavailable; nothing was run.');
-  const prepared = await prepareSandbox({ ...sandboxRequestFor(ctx, cwd), setting: sandbox, fixedEnv: COMMAND_ENV, signal }, engine);
-  return runCommand(command, cwd, timeoutSeconds * 1000, signal, { sandbox: prepared, containment });
+  const request = sandboxRequestFor(ctx, cwd);
+  const fixedEnv = { ...COMMAND_ENV, ...(sandbox.network === 'off' ? NO_NETWORK_ENV : {}) };
+  const prepared = await prepareSandbox({ ...request, setting: sandbox, fixedEnv, signal }, engine);
+  const result = await runCommand(command, cwd, timeoutSeconds * 1000, signal, { sandbox: prepared, containment });
+  // Only a failed command gets hints: its output says why, the hint says which setting would allow it.
+  if (/^Exit code: 0 /.test(result)) return result;
+  const hints = sandboxHints(result, sandbox, request.roots, cwd);
+  return hints.length > 0 ? `${result}\n\n${hints.map((hint) => `[${hint}]`).join('\n')}` : result;
 });
 
 export interface RunCommandOptions {

@@ -229,6 +229,23 @@ export const CASES: SandboxCase[] = [
     check: async (_c, r) => (ranByRule(r, 'RAN-tmp'), assert.match(r.result, /^fits-ok$/m, r.result), assert.match(r.result, /^too-big-refused$/m, r.result)),
   },
   {
+    id: 'denial-hints',
+    title: 'a denial says how to allow it: npm fails at once with the network off and the hint names the host; a protected file names its rule',
+    job: (c) => ({
+      workspaceRoot: c.fixture.ws,
+      command: 'echo RAN-hints; npm install left-pad --no-audit --no-fund; git config user.name Someone; echo x > .github/workflows/ci.yml; exit 1',
+      commandPolicy: ALLOW_ALL,
+    }),
+    check: async (c, r) => {
+      ranByRule(r, 'RAN-hints');
+      assert.match(r.result, /ENOTCACHED/, 'npm ran offline: it fails at once instead of retrying');
+      assert.match(r.result, /^\[The command has no network in Toolbelt's sandbox \(it tried registry\.npmjs\.org\): toolbelt\.sandbox\.network is "off"\. To let it reach a host, set toolbelt\.sandbox\.network to "allowlist"/m);
+      assert.match(r.result, /^\[Protected by Toolbelt's sandbox: \.git\/config \(git's config and hooks are read-only/m);
+      assert.match(r.result, /^\[Protected by Toolbelt's sandbox: \.github\/workflows\/ci\.yml \(toolbelt\.sandbox\.readOnlyPaths: "\.github\/workflows\/"/m);
+      assert.doesNotMatch(git(c.fixture.ws, 'config', '--get', 'user.name').trim(), /Someone/);
+    },
+  },
+  {
     id: 'host-processes',
     title: 'host processes are out of sight and out of reach',
     job: (c) => ({ workspaceRoot: c.fixture.ws, command: `echo RAN-ps; kill -9 ${c.hostPid}; ls -d /proc/[0-9]* | wc -l`, commandPolicy: ALLOW_ALL }),

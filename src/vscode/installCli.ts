@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-export const INSTALL_CLI = 'toolbelt.installCli';
+export const INSTALL_CLI = 'toolbelt.installCommand';
 
 /** The line that marks a launcher as this command's own: one without it is never overwritten. */
 export const LAUNCHER_MARK = "toolbelt-launcher: written by the Toolbelt extension (\"Install 'toolbelt' Command in PATH\")";

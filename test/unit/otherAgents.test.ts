@@ -52,7 +52,7 @@ describe("Use This Workspace's Tools in Another Agent…: portable files, and `t
     assert.deepEqual(parse(text), { mcpServers: { toolbelt: { type: 'stdio', command: 'toolbelt', args: ['mcp'] } } });
     assert.ok(!text.includes(ws.parent), text);
     await waitFor(() => ran.length > 0, 'the install command run');
-    assert.deepEqual(ran, ['toolbelt.installCli']);
+    assert.deepEqual(ran, ['toolbelt.installCommand']);
     assert.equal(said.length, 1);
     assert.match(said[0].text, /It runs `toolbelt`, which is not on your PATH yet\./);
     assert.deepEqual(said[0].buttons, ["Install 'toolbelt' Command in PATH"]);

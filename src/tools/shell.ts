@@ -13,6 +13,7 @@ import { describeContainment, effectiveSandbox, sandboxAvailability, sandboxDeci
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { prepareSandbox, sandboxRequestFor, type PreparedSandbox } from './sandboxLaunch';
 import { NO_NETWORK_ENV, sandboxHints } from './sandboxHints';
+import { describeChanges, workspaceState } from './commandChanges';
 import { SandboxKiller, spawnSandboxed } from './sandboxProcess';
 import type { SandboxSetting, ToolContext } from './types';
 import { resolveWorkspacePath } from './workspacePaths';
@@ -156,21 +157,27 @@ export const runBash = builtin(bashConsent, async (args, ctx, { signal, plan, ra
   const { command, cwd, sandbox, decision } = plan.prepared;
   const containment = describeContainment(sandbox, decision.kind === 'sandboxed');
   if (ran) ran.containment = containment;
+  const request = sandboxRequestFor(ctx, cwd);
+  const before = workspaceState(request.roots, signal);
+  let result: string;
+  let hints: string[] = [];
   if (decision.kind !== 'sandboxed') {
     // Without a sandbox the environment is still cut to the allow-list, unless the sandbox is off altogether.
     const env = decision.kind === 'ask' ? sandboxEnvironment(process.env, sandbox.env ?? [], {}) : undefined;
-    return runCommand(command, cwd, timeoutSeconds * 1000, signal, { containment, env });
+    await before;
+    result = await runCommand(command, cwd, timeoutSeconds * 1000, signal, { containment, env });
+  } else {
+    const engine = await sandboxEngine();
+    if (!engine) throw new Error('The sandbox became unavailable; nothing was run.');
+    const fixedEnv = { ...COMMAND_ENV, ...(sandbox.network === 'off' ? NO_NETWORK_ENV : {}) };
+    const [prepared] = await Promise.all([prepareSandbox({ ...request, setting: sandbox, fixedEnv, signal }, engine), before]);
+    result = await runCommand(command, cwd, timeoutSeconds * 1000, signal, { sandbox: prepared, containment });
+    // Only a failed command gets hints: its output says why, the hint says which setting would allow it.
+    if (!/^Exit code: 0 /.test(result)) hints = sandboxHints(result, sandbox, request.roots, cwd);
   }
-  const engine = await sandboxEngine();
-  if (!engine) throw new Error('The sandbox became unavailable; nothing was run.');
-  const request = sandboxRequestFor(ctx, cwd);
-  const fixedEnv = { ...COMMAND_ENV, ...(sandbox.network === 'off' ? NO_NETWORK_ENV : {}) };
-  const prepared = await prepareSandbox({ ...request, setting: sandbox, fixedEnv, signal }, engine);
-  const result = await runCommand(command, cwd, timeoutSeconds * 1000, signal, { sandbox: prepared, containment });
-  // Only a failed command gets hints: its output says why, the hint says which setting would allow it.
-  if (/^Exit code: 0 /.test(result)) return result;
-  const hints = sandboxHints(result, sandbox, request.roots, cwd);
-  return hints.length > 0 ? `${result}\n\n${hints.map((hint) => `[${hint}]`).join('\n')}` : result;
+  const changes = await describeChanges(await before, await workspaceState(request.roots));
+  const notes = [...changes, ...hints];
+  return notes.length > 0 ? `${result}\n\n${notes.map((note) => `[${note}]`).join('\n')}` : result;
 });
 
 export interface RunCommandOptions {

@@ -352,4 +352,28 @@ export const CASES: SandboxCase[] = [
       assert.equal(await exists(path.join(c.fixture.ws, 'mode-off.txt')), true);
     },
   },
+  {
+    id: 'changed-files',
+    title: "a command's result lists what it changed in the workspace, a gitlink it added and index flags that hide changes from git status",
+    job: (c) => ({
+      workspaceRoot: c.fixture.ws,
+      command: [
+        'echo RAN-changes',
+        "echo \"console.log('changed')\" > src/app.js",
+        'echo new > added.txt',
+        'git update-index --assume-unchanged package.json',
+        'mkdir emb && cd emb && git init -q && git commit -q --allow-empty -m inner && cd .. && git add emb 2>/dev/null',
+      ].join('; '),
+      commandPolicy: ALLOW_ALL,
+    }),
+    // Last of the list: it leaves a gitlink and an index flag behind in the fixture's workspace.
+    check: async (c, r) => {
+      ranByRule(r, 'RAN-changes');
+      const changed = /^\[Changed in workspace: (.*)\.\]$/m.exec(r.result)?.[1] ?? '';
+      for (const entry of ['M src/app.js', '?? added.txt']) assert.ok(changed.split(', ').includes(entry), `${entry} not listed:\n${r.result}`);
+      assert.match(r.result, /^\[New gitlink \(an embedded repository\) in the index: emb\./m);
+      assert.match(r.result, /^\[Index flags set \(assume-unchanged or skip-worktree\): package\.json\./m);
+      assert.match(git(c.fixture.ws, 'ls-files', '-v', 'package.json'), /^h /, 'the flag is really set: git status would hide a change to it');
+    },
+  },
 ];

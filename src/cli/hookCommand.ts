@@ -88,7 +88,9 @@ async function decide(agent: HookAgent, rest: readonly string[], io: HookIo, sta
   const event = parseHookEvent(agent, text, io.env);
   if (event.observeOnly) return { answer: { stdout: '', stderr: '', code: 0 } };
   const given = flagValue(parsed, 'workspace');
-  const root = workspaceRoot(given ? path.resolve(io.cwd, given) : (event.cwd ?? io.cwd));
+  // The agent's project folder where it names one (Claude Code's CLAUDE_PROJECT_DIR stays the project's when a command cd'd elsewhere).
+  const projectDir = agent === 'claude-code' ? io.env.CLAUDE_PROJECT_DIR : agent === 'gemini-cli' ? io.env.GEMINI_PROJECT_DIR : undefined;
+  const root = workspaceRoot(given ? path.resolve(io.cwd, given) : (projectDir || event.cwd || io.cwd));
   const userFile = flagValue(parsed, 'user-settings') ?? (io.env.TOOLBELT_USER_SETTINGS || undefined);
   const stateBase = flagValue(parsed, 'state-dir') ?? (io.env.TOOLBELT_STATE_DIR || undefined);
   const { policy, files } = readPolicy(root, {

@@ -100,6 +100,13 @@ describe('toolbelt hook AGENT (the built dist/cli.js, real agents\' events)', fu
       assert.deepEqual(result.json, claude('deny', 'Toolbelt: denied — The command was not run: the person\'s command rules deny `rm -rf data` (denied by "rm"). (.vscode/settings.json:3 (toolbelt.runBash.deniedCommands "rm")).'));
     });
 
+    it('judges by the project\'s policy after a command moved Claude\'s cwd into a subfolder (CLAUDE_PROJECT_DIR)', async () => {
+      const moved = event('claude-code-Bash-rm', (e) => (e.cwd = path.join(ws, 'data')));
+      const result = await hook('claude-code', moved, { env: { CLAUDE_PROJECT_DIR: ws } });
+      assert.equal(decisionOf(result), 'deny');
+      assert.match(result.stdout, /\.vscode\/settings\.json:3/);
+    });
+
     it('denies `cat .env` (a sensitive file; nobody to ask in bypass mode), saying how to allow it', async () => {
       const result = await hook('claude-code', event('claude-code-Bash'));
       assert.equal(result.code, 0);

@@ -118,8 +118,11 @@ export interface JsonFileSpec {
   hooks: { path: JSONPath; entry: unknown }[];
   /** Keys Toolbelt sets to a value. */
   values: { path: JSONPath; value: unknown }[];
-  /** String lists Toolbelt adds entries to (the person's entries stay). */
-  lists: { path: JSONPath; items: string[] }[];
+  /**
+   * String lists Toolbelt adds entries to (the person's entries stay). `empty`: an empty list says
+   * something (no domain at all) and is written; otherwise an empty list is not written.
+   */
+  lists: { path: JSONPath; items: string[]; empty?: boolean }[];
   /** Keys set only when absent (a format's version), removed again only with a file that is otherwise empty. */
   defaults: { path: JSONPath; value: unknown }[];
 }
@@ -205,8 +208,8 @@ function claudeSettings(command: string, policy: AgentPolicy): JsonFileSpec {
     lists: [
       { path: ['sandbox', 'filesystem', 'denyRead'], items: [...new Set(denyRead)] },
       { path: ['sandbox', 'filesystem', 'denyWrite'], items: denyWrite },
-      ...(policy.network === 'on' ? [] : [{ path: ['sandbox', 'network', 'allowedDomains'], items: policy.network === 'allowlist' ? policy.allowedDomains : [] }]),
-      ...(deny.length > 0 ? [{ path: ['permissions', 'deny'], items: deny }] : []),
+      ...(policy.network === 'on' ? [] : [{ path: ['sandbox', 'network', 'allowedDomains'], items: policy.network === 'allowlist' ? policy.allowedDomains : [], empty: true }]),
+      { path: ['permissions', 'deny'], items: deny },
     ],
   });
 }
@@ -234,7 +237,8 @@ export function codexRules(policy: AgentPolicy): string | undefined {
     if (!words) return [];
     const examples = policy.commandExamples.flatMap((example) => {
       const exampleWords = simpleWords(example.command);
-      return exampleWords && exampleWords[0] === words[0] ? [{ words: exampleWords, expect: example.expect }] : [];
+      // The examples that name the same program, or one whose name starts like it (rmdir for rm): the near misses a prefix rule must tell apart.
+      return exampleWords && exampleWords[0].startsWith(words[0]) ? [{ words: exampleWords, expect: example.expect }] : [];
     });
     const match = examples.filter((e) => e.expect === 'deny' && startsWith(e.words, words)).map((e) => e.words);
     const notMatch = examples.filter((e) => e.expect !== 'deny' && !startsWith(e.words, words)).map((e) => e.words);
@@ -342,7 +346,10 @@ export function installJson(agent: AgentId, spec: JsonFileSpec, existing: string
     const current = valueAt(text, list.path);
     const have = new Set(Array.isArray(current) ? current : []);
     for (const item of list.items) if (!have.has(item)) text = appendTo(text, list.path, item);
-    if (current === undefined && list.items.length === 0) text = edit(text, list.path, []);
+    if (current === undefined && list.items.length === 0 && list.empty) text = edit(text, list.path, []);
+    const left = valueAt(text, list.path);
+    const hadList = backup !== undefined && valueAt(backup, list.path) !== undefined;
+    if (!list.empty && Array.isArray(left) && left.length === 0 && !hadList) text = edit(text, list.path, undefined);
   }
   return text.endsWith('\n') ? text : `${text}\n`;
 }

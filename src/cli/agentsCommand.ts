@@ -204,6 +204,8 @@ async function removeInside(root: string, target: ResolvedPath): Promise<void> {
 
 const CODEX_TRUST_NOTE = 'Codex runs project hooks (and reads .codex/config.toml and .codex/rules) only once you trust the project and the hook: start codex in the workspace and trust it (/hooks lists the hook).';
 
+const GEMINI_TRUST_NOTE = 'Gemini CLI fingerprints project hooks: it warns before a new or changed hook first runs, and with folder trust on it reads .gemini/settings.json only in a trusted folder.';
+
 interface AgentStatus {
   agent: AgentId;
   label: string;
@@ -239,7 +241,7 @@ async function status(root: string, agents: readonly AgentId[], policy: AgentPol
       protected: inspection.protected,
       drift: inspection.drift,
       files: files.map((f) => ({ file: f.file, exists: f.text !== undefined })),
-      ...(agent === 'codex' ? { trust: codexTrust(root, env) } : {}),
+      ...(agent === 'codex' ? { trust: codexTrust(root, env) } : agent === 'gemini-cli' ? { trust: GEMINI_TRUST_NOTE } : {}),
       loss: lossReport(agent, policy),
     });
   }

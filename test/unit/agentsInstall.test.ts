@@ -137,9 +137,13 @@ describe('toolbelt agents install | status | uninstall (built CLI, files on disk
   it('twice is once: one hook entry per event, the same bytes, the backup still the file before the first install', async () => {
     assert.equal((await agents(fixture, 'install', '--all')).code, 0);
     const first = await snapshot(fixture.root);
-    const again = await agents(fixture, 'install', '--all');
+    const again = await agents(fixture, 'install', '--all', '--json');
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(await snapshot(fixture.root), first);
+    const report = JSON.parse(again.stdout) as { command: string; files: { agent: string; file: string; action: string }[] };
+    assert.equal(report.command, 'install');
+    assert.deepEqual(report.files.map((f) => f.file).sort(), [...AGENT_FILES].sort());
+    assert.deepEqual([...new Set(report.files.map((f) => f.action))], ['unchanged']);
     assert.equal(count(await fixture.ws.read('.claude/settings.json'), 'toolbelt hook claude-code'), 1);
     assert.equal(count(await fixture.ws.read('.codex/hooks.json'), 'toolbelt hook codex'), 1);
     assert.equal(count(await fixture.ws.read('.gemini/settings.json'), 'toolbelt hook gemini-cli'), 1);

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CliFixture } from '../support/cliFixture';
-import { runCliProcess, type CliResult } from '../support/cliProcess';
+import { REPO_ROOT, runCliProcess, type CliResult } from '../support/cliProcess';
+import { ModelServer, type ScriptedReply } from '../support/modelServer';
 
 /*
  * `toolbelt agents install | status | uninstall`, run as the built CLI on a workspace on disk:
@@ -317,6 +318,74 @@ describe('toolbelt agents install | status | uninstall (built CLI, files on disk
       const run = spawnSync('/bin/sh', ['-c', line], { input: '{"tool_name":"shell"}', encoding: 'utf8', env: { PATH: `${bin}:/usr/bin:/bin` } });
       assert.equal(run.status, 7);
       assert.equal(run.stdout, 'args: hook codex\n{"tool_name":"shell"}');
+    });
+  });
+
+  describe('a real agent reads the installed hook: Gemini CLI 0.61.0 (the devDependency) in yolo mode, a scripted model', function () {
+    this.timeout(180_000);
+    let model: ModelServer;
+    let home: string;
+
+    before(async () => {
+      model = await ModelServer.start();
+      // Each run the model asks for one shell command that leaves a file behind, then says it is done.
+      model.setFallback((request): ScriptedReply => {
+        const contents = (request.body.contents ?? []) as { parts?: { functionResponse?: unknown }[] }[];
+        if (contents.at(-1)?.parts?.some((part) => part.functionResponse)) return { text: 'done' };
+        return { toolCalls: [{ name: 'run_shell_command', arguments: { command: 'touch made-by-gemini.txt' } }] };
+      });
+    });
+    after(() => model.close());
+
+    beforeEach(async () => {
+      home = path.join(fixture.ws.parent, 'home');
+      await fs.mkdir(path.join(home, '.gemini'), { recursive: true });
+      const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, general: { disableAutoUpdate: true, disableUpdateNag: true }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } };
+      await fs.writeFile(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+      await fs.writeFile(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [fixture.root]: 'TRUST_FOLDER' }));
+    });
+
+    function gemini(pathVariable: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+      const cli = path.join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+      if (!existsSync(cli)) throw new Error(`${cli} is missing: @google/gemini-cli 0.61.0 is a devDependency; run npm install.`);
+      return new Promise((resolve, reject) => {
+        const env = { HOME: home, PATH: pathVariable, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: model.origin, NO_COLOR: '1' };
+        const child = spawn(process.execPath, [cli, '-p', 'Make the file', '-m', 'gemini-2.5-flash', '--output-format', 'json', '--approval-mode', 'yolo'], { cwd: fixture.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+        child.on('error', reject);
+        child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
+      });
+    }
+
+    it('without the hook the command runs; with it and no toolbelt on PATH it is blocked and the model is told why; with toolbelt it is asked, event on stdin', async () => {
+      // The harm first: nothing stands in the way.
+      let run = await gemini('/usr/bin:/bin');
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(await fixture.ws.exists('made-by-gemini.txt'), true);
+      await fs.rm(fixture.ws.path('made-by-gemini.txt'));
+
+      assert.equal((await agents(fixture, 'install', 'gemini-cli')).code, 0);
+      model.requests.length = 0;
+      run = await gemini('/usr/bin:/bin');
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(await fixture.ws.exists('made-by-gemini.txt'), false, run.stderr);
+      assert.match(JSON.stringify(model.requests.at(-1)?.body.contents), /toolbelt is not on PATH/);
+
+      // A stand-in toolbelt that allows and keeps what it was given.
+      const bin = path.join(fixture.ws.parent, 'bin');
+      await fs.mkdir(bin);
+      const seen = path.join(fixture.ws.parent, 'seen');
+      await fs.writeFile(path.join(bin, 'toolbelt'), `#!/bin/sh\necho "$*" > '${seen}.args'\ncat > '${seen}.event'\necho '{}'\n`, { mode: 0o755 });
+      run = await gemini(`${bin}:/usr/bin:/bin`);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(await fixture.ws.exists('made-by-gemini.txt'), true);
+      assert.equal(await fs.readFile(`${seen}.args`, 'utf8'), 'hook gemini-cli\n');
+      const event = JSON.parse(await fs.readFile(`${seen}.event`, 'utf8')) as { hook_event_name: string; tool_name: string; tool_input: { command: string } };
+      assert.deepEqual([event.hook_event_name, event.tool_name, event.tool_input.command], ['BeforeTool', 'run_shell_command', 'touch made-by-gemini.txt']);
     });
   });
 });

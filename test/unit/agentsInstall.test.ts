@@ -388,4 +388,36 @@ describe('toolbelt agents install | status | uninstall (built CLI, files on disk
       assert.deepEqual([event.hook_event_name, event.tool_name, event.tool_input.command], ['BeforeTool', 'run_shell_command', 'touch made-by-gemini.txt']);
     });
   });
+
+  describe("Codex's own checker on the compiled rules (codex execpolicy check)", () => {
+    /** Codex's entry script: TOOLBELT_CODEX_CLI names the @openai/codex package folder, else the project's node_modules. */
+    function codexCli(): string | undefined {
+      const folder = process.env.TOOLBELT_CODEX_CLI || path.join(REPO_ROOT, 'node_modules', '@openai', 'codex');
+      const entry = path.join(folder, 'bin', 'codex.js');
+      return existsSync(entry) ? entry : undefined;
+    }
+
+    it('loads the rules (the team\'s examples pass as its match/not_match) and forbids what the policy denies, nothing else', async function () {
+      const cli = codexCli();
+      // Environment guard: @openai/codex is not a devDependency yet; set TOOLBELT_CODEX_CLI to its package folder to run this.
+      if (!cli) this.skip();
+      // An example the rule cannot tell apart ("rm -i x" expects ask, but the prefix rule forbids it) is left out, so Codex still loads the file.
+      await fixture.writeSettings(POLICY.replace('"expect": "ask" }', '"expect": "ask" },\n    { "tool": "run_bash", "args": { "command": "rm -i x" }, "expect": "ask" }'));
+      assert.equal((await agents(fixture, 'install', 'codex')).code, 0);
+      const rules = fixture.ws.path('.codex/rules/toolbelt.rules');
+      const check = (...command: string[]) => {
+        const run = spawnSync(process.execPath, [cli!, 'execpolicy', 'check', '--rules', rules, ...command], { encoding: 'utf8', env: { ...process.env, HOME: fixture.ws.parent, CODEX_HOME: path.join(fixture.ws.parent, 'codex-home') } });
+        assert.equal(run.status, 0, run.stderr);
+        return JSON.parse(run.stdout) as { decision?: string; matchedRules: unknown[] };
+      };
+      assert.equal(check('rm', '-rf', 'data').decision, 'forbidden');
+      assert.deepEqual(check('rmdir', 'empty').matchedRules, []);
+      assert.deepEqual(check('ls', '-la').matchedRules, []);
+      // And a broken example would have stopped Codex from loading the file: the checker does check them.
+      await fs.writeFile(rules, 'prefix_rule(pattern = ["rm"], decision = "forbidden", match = [["ls"]])\n');
+      const broken = spawnSync(process.execPath, [cli!, 'execpolicy', 'check', '--rules', rules, 'ls'], { encoding: 'utf8' });
+      assert.notEqual(broken.status, 0);
+    });
+  });
 });
+

@@ -35,7 +35,7 @@ export function lossReport(agent: AgentId, policy: AgentPolicy): LossEntry[] {
     else entries.push({ rule, setting, enforcedBy: ['hook'], ...(words ? {} : { agentSetting: 'a /regex/ rule has no counterpart in the agent\'s own rules: the hook alone judges it' }) });
   }
   const sensitive = { rule: `sensitive files (${policy.sensitiveGlobs.length} globs, built-in and toolbelt.tools.sensitiveFiles): a read asks`, setting: 'toolbelt.tools.sensitiveFiles' };
-  if (agent === 'claude-code') entries.push({ ...sensitive, enforcedBy: ['sandbox', 'hook'], agentSetting: '.claude/settings.json sandbox.filesystem.denyRead (shell commands cannot read them at all; the Read tool asks through the hook)' });
+  if (agent === 'claude-code') entries.push({ ...sensitive, enforcedBy: ['sandbox', 'hook'], agentSetting: '.claude/settings.json sandbox.filesystem.denyRead (shell commands cannot read them at all; the Read tool asks through the hook)', notEnforceable: 'on Linux Claude Code\'s sandbox expands a glob to the files there when it starts: a file made later is left to the hook' });
   else entries.push({ ...sensitive, enforcedBy: ['hook'], notEnforceable: `${SHELL_SIDE_WAYS}; the agent's own sandbox cannot hide files` });
   const home = { rule: 'home credentials (~/.ssh, ~/.aws and others): never read', setting: 'built in' };
   if (agent === 'claude-code') entries.push({ ...home, enforcedBy: ['sandbox', 'hook'], agentSetting: '.claude/settings.json sandbox.filesystem.denyRead "~/…"' });

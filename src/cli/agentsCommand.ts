@@ -204,6 +204,8 @@ async function removeInside(root: string, target: ResolvedPath): Promise<void> {
 
 const CODEX_TRUST_NOTE = 'Codex runs project hooks (and reads .codex/config.toml and .codex/rules) only once you trust the project and the hook: start codex in the workspace and trust it (/hooks lists the hook).';
 
+const VSCODE_NOTE = "VS Code's own agent reads .github/hooks/toolbelt.json (Copilot CLI's preToolUse and bash, mapped to its PreToolUse on Linux and macOS; there is no powershell line for Windows) and also runs the Claude Code entry of .claude/settings.json when there is one.";
+
 const GEMINI_TRUST_NOTE = 'Gemini CLI fingerprints project hooks: it warns before a new or changed hook first runs, and with folder trust on it reads .gemini/settings.json only in a trusted folder.';
 
 interface AgentStatus {
@@ -241,7 +243,7 @@ async function status(root: string, agents: readonly AgentId[], policy: AgentPol
       protected: inspection.protected,
       drift: inspection.drift,
       files: files.map((f) => ({ file: f.file, exists: f.text !== undefined })),
-      ...(agent === 'codex' ? { trust: codexTrust(root, env) } : agent === 'gemini-cli' ? { trust: GEMINI_TRUST_NOTE } : {}),
+      ...(agent === 'codex' ? { trust: codexTrust(root, env) } : agent === 'gemini-cli' ? { trust: GEMINI_TRUST_NOTE } : agent === 'copilot' ? { trust: VSCODE_NOTE } : {}),
       loss: lossReport(agent, policy),
     });
   }
@@ -250,7 +252,7 @@ async function status(root: string, agents: readonly AgentId[], policy: AgentPol
   for (const s of statuses) {
     lines.push(`${s.label} (${s.agent}): ${s.found ? `found (${s.foundBy.join(', ')})` : 'not found'}; ${s.protected ? 'protected' : 'not protected'}${s.drift.length > 0 ? '; DRIFT' : ''}`);
     for (const d of s.drift) lines.push(`  drift: ${d} (run toolbelt agents install ${s.agent})`);
-    if (s.trust) lines.push(`  trust: ${s.trust}`);
+    if (s.trust) lines.push(`  ${s.agent === 'copilot' ? 'note' : 'trust'}: ${s.trust}`);
     if (!s.protected) continue;
     for (const l of s.loss) {
       lines.push(`  by ${l.enforcedBy.join(' + ')}: ${l.rule}`);

@@ -44,6 +44,8 @@ export interface AgentPolicy {
   deniedCommands: string[];
   /** The built-in sensitive files and the workspace's toolbelt.tools.sensitiveFiles. */
   sensitiveGlobs: string[];
+  /** toolbelt.sandbox.mode at the workspace level: "required" makes an agent's sandbox a hard gate where it can be. */
+  sandboxMode: 'auto' | 'required' | 'off';
   /** toolbelt.sandbox.network at the workspace level (default "off"). */
   network: 'off' | 'allowlist' | 'on';
   /** toolbelt.sandbox.allowedDomains at the workspace level. */
@@ -61,6 +63,8 @@ export function agentPolicyFrom(values: Readonly<Record<string, unknown>>, text:
   problems.push(...denied.problems);
   const sensitive = layeredSensitiveGlobs({ user: undefined, workspace: values['toolbelt.tools.sensitiveFiles'] });
   problems.push(...sensitive.problems);
+  const modeValue = values['toolbelt.sandbox.mode'];
+  const sandboxMode = modeValue === 'required' || modeValue === 'off' ? modeValue : 'auto';
   const networkValue = values['toolbelt.sandbox.network'];
   const network = networkValue === 'on' || networkValue === 'allowlist' ? networkValue : 'off';
   const domainsValue = values['toolbelt.sandbox.allowedDomains'];
@@ -69,7 +73,7 @@ export function agentPolicyFrom(values: Readonly<Record<string, unknown>>, text:
     const command = example.args?.command;
     return example.tool === 'run_bash' && typeof command === 'string' && example.expect && !example.problem ? [{ command, expect: example.expect }] : [];
   });
-  return { deniedCommands: denied.denied, sensitiveGlobs: sensitive.globs, network, allowedDomains, commandExamples, problems };
+  return { deniedCommands: denied.denied, sensitiveGlobs: sensitive.globs, sandboxMode, network, allowedDomains, commandExamples, problems };
 }
 
 /** The words of a deny entry that is a plain prefix (`git push`), undefined for a /regex/ or anything with shell syntax. */
@@ -123,6 +127,8 @@ export interface JsonFileSpec {
    * something (no domain at all) and is written; otherwise an empty list is not written.
    */
   lists: { path: JSONPath; items: string[]; empty?: boolean }[];
+  /** Values Toolbelt writes under another policy: taken out (while they hold that value and the file before install had none there). */
+  retired: { path: JSONPath; value: unknown }[];
   /** Keys set only when absent (a format's version), removed again only with a file that is otherwise empty. */
   defaults: { path: JSONPath; value: unknown }[];
 }
@@ -183,13 +189,15 @@ export function agentFileSpecs(agent: AgentId, policy: AgentPolicy): AgentFileSp
 }
 
 function json(file: string, parts: Partial<Omit<JsonFileSpec, 'kind' | 'file'>>): JsonFileSpec {
-  return { kind: 'json', file, hooks: parts.hooks ?? [], values: parts.values ?? [], lists: parts.lists ?? [], defaults: parts.defaults ?? [] };
+  return { kind: 'json', file, hooks: parts.hooks ?? [], values: parts.values ?? [], retired: parts.retired ?? [], lists: parts.lists ?? [], defaults: parts.defaults ?? [] };
 }
 
 /** A sensitive-file glob as a path Claude Code's sandbox reads (relative to the project; at any depth). */
 function claudePath(glob: string): string {
   return glob.startsWith('**/') || glob.startsWith('/') ? glob : `**/${glob}`;
 }
+
+const FAIL_IF_UNAVAILABLE = { path: ['sandbox', 'failIfUnavailable'], value: true };
 
 function claudeSettings(command: string, policy: AgentPolicy): JsonFileSpec {
   const denyRead = [...HOME_CREDENTIAL_PATHS.map((p) => `~/${p}`), ...policy.sensitiveGlobs.map(claudePath)];
@@ -204,7 +212,10 @@ function claudeSettings(command: string, policy: AgentPolicy): JsonFileSpec {
       { path: ['sandbox', 'enabled'], value: true },
       // Without it the model may set dangerouslyDisableSandbox on a command and run it outside.
       { path: ['sandbox', 'allowUnsandboxedCommands'], value: false },
+      // "required": where the sandbox cannot start (no bubblewrap), commands fail instead of running outside it.
+      ...(policy.sandboxMode === 'required' ? [FAIL_IF_UNAVAILABLE] : []),
     ],
+    retired: policy.sandboxMode === 'required' ? [] : [FAIL_IF_UNAVAILABLE],
     lists: [
       { path: ['sandbox', 'filesystem', 'denyRead'], items: [...new Set(denyRead)] },
       { path: ['sandbox', 'filesystem', 'denyWrite'], items: denyWrite },
@@ -341,6 +352,7 @@ export function installJson(agent: AgentId, spec: JsonFileSpec, existing: string
   for (const value of spec.defaults) if (valueAt(text, value.path) === undefined) text = edit(text, value.path, value.value);
   for (const hook of spec.hooks) text = appendTo(withoutOurEntries(agent, text, hook.path), hook.path, hook.entry);
   for (const value of spec.values) if (JSON.stringify(valueAt(text, value.path)) !== JSON.stringify(value.value)) text = edit(text, value.path, value.value);
+  text = withoutRetired(text, spec, backup);
   for (const list of spec.lists) {
     text = withoutAddedItems(text, list.path, backup, new Set(list.items));
     const current = valueAt(text, list.path);
@@ -372,6 +384,7 @@ export function uninstallJson(agent: AgentId, spec: JsonFileSpec, existing: stri
     text = edit(text, value.path, backup !== undefined && old !== undefined ? old : undefined);
   }
   for (const list of spec.lists) text = withoutAddedItems(text, list.path, backup, new Set());
+  text = withoutRetired(text, spec, backup);
   // What install created and is now empty goes, innermost first.
   const containers = new Set<string>();
   for (const path of [...spec.hooks.map((h) => h.path), ...spec.lists.map((l) => l.path), ...spec.values.map((v) => v.path.slice(0, -1))]) {
@@ -389,6 +402,15 @@ export function uninstallJson(agent: AgentId, spec: JsonFileSpec, existing: stri
   // Back to the file as it was, but for its layout (an edit reflows an object it touched): the file as it was.
   if (backup !== undefined && withoutSpace(text) === withoutSpace(backup)) return backup;
   return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** The file without the values Toolbelt wrote under another policy (while they still hold them, and the file before install had none there). */
+function withoutRetired(text: string, spec: JsonFileSpec, backup: string | undefined): string {
+  for (const value of spec.retired) {
+    const had = backup !== undefined && valueAt(backup, value.path) !== undefined;
+    if (!had && JSON.stringify(valueAt(text, value.path)) === JSON.stringify(value.value)) text = edit(text, value.path, undefined);
+  }
+  return text;
 }
 
 function withoutSpace(text: string): string {

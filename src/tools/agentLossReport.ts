@@ -44,7 +44,16 @@ export function lossReport(agent: AgentId, policy: AgentPolicy): LossEntry[] {
   if (agent === 'claude-code') entries.push({ ...protectedPaths, enforcedBy: ['sandbox', 'hook'], agentSetting: '.claude/settings.json sandbox.filesystem.denyWrite (shell commands cannot write them; Edit/Write ask through the hook, answered deny where nobody can be asked)' });
   else entries.push({ ...protectedPaths, enforcedBy: ['hook'], notEnforceable: SHELL_SIDE_WAYS });
   const outside = { rule: 'reads and writes outside the workspace: denied', setting: 'built in' };
-  if (agent === 'claude-code') entries.push({ ...outside, enforcedBy: ['sandbox', 'hook'], agentSetting: 'Claude Code\'s sandbox (enabled, allowUnsandboxedCommands false) lets shell commands write only in the project; reads outside stay possible except denyRead' });
+  if (agent === 'claude-code') {
+    entries.push({
+      ...outside,
+      enforcedBy: ['sandbox', 'hook'],
+      agentSetting: 'Claude Code\'s sandbox (enabled, allowUnsandboxedCommands false) lets shell commands write only in the project; reads outside stay possible except denyRead',
+      ...(policy.sandboxMode === 'required'
+        ? {}
+        : { notEnforceable: 'where Claude Code\'s sandbox cannot start (no bubblewrap), its commands run outside it with a warning and only the hook stands (toolbelt.sandbox.mode "required" writes failIfUnavailable)' }),
+    });
+  }
   else if (agent === 'codex') entries.push({ ...outside, enforcedBy: ['sandbox', 'hook'], agentSetting: '.codex/config.toml sandbox_mode "workspace-write" (writes only in the workspace; reads outside stay possible)' });
   else entries.push({ ...outside, enforcedBy: ['hook'], notEnforceable: SHELL_SIDE_WAYS });
   const network = { rule: `network: toolbelt.sandbox.network "${policy.network}"${policy.network === 'allowlist' ? ` (${policy.allowedDomains.join(', ') || 'no domains'})` : ''}`, setting: 'toolbelt.sandbox.network' };

@@ -93,6 +93,8 @@ describe('toolbelt agents install | status | uninstall (built CLI, files on disk
     assert.deepEqual(claude.permissions.allow, ['Bash(npm test:*)']);
     // A prefix rule becomes Claude's own deny; the /regex/ stays with the hook.
     assert.deepEqual(claude.permissions.deny, ['Bash(rm:*)']);
+    // toolbelt.sandbox.mode is not "required": a sandbox that cannot start is not made a hard gate.
+    assert.equal((claude.sandbox as { failIfUnavailable?: boolean }).failIfUnavailable, undefined);
     assert.equal(claude.hooks.PreToolUse.length, 2);
     assert.equal(claude.hooks.PreToolUse[0].hooks[0].command, 'echo mine');
     assert.equal(claude.hooks.PreToolUse[1].matcher, '*');
@@ -283,10 +285,16 @@ describe('toolbelt agents install | status | uninstall (built CLI, files on disk
     assert.equal((await agents(fixture, 'install', 'claude-code', 'codex')).code, 0);
     assert.match(await fixture.ws.read('.claude/settings.json'), /"Bash\(git push:\*\)"/);
     assert.equal((await agents(fixture, 'status', 'claude-code', 'codex')).code, 0);
+    // A sandbox the policy requires becomes a hard gate in Claude Code's.
+    await fixture.writeSettings(POLICY.replace('["rm", ', '["rm", "git push", ').replace('"toolbelt.sandbox.network"', '"toolbelt.sandbox.mode": "required",\n  "toolbelt.sandbox.network"'));
+    assert.equal((await agents(fixture, 'status', 'claude-code')).code, 1);
+    assert.equal((await agents(fixture, 'install', 'claude-code')).code, 0);
+    assert.match(await fixture.ws.read('.claude/settings.json'), /"failIfUnavailable": true/);
+    assert.equal((await agents(fixture, 'status', 'claude-code', 'codex')).code, 0);
     // A rule taken out of the policy leaves the agent's deny list too, and the person's original list stays.
     await fixture.writeSettings(POLICY.replace('["rm", ', '['));
     assert.equal((await agents(fixture, 'install', 'claude-code')).code, 0);
-    assert.doesNotMatch(await fixture.ws.read('.claude/settings.json'), /Bash\(rm:\*\)|Bash\(git push/);
+    assert.doesNotMatch(await fixture.ws.read('.claude/settings.json'), /Bash\(rm:\*\)|Bash\(git push|failIfUnavailable/);
     assert.match(await fixture.ws.read('.claude/settings.json'), /Bash\(npm test:\*\)/);
   });
 

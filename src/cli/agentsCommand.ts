@@ -215,6 +215,7 @@ interface AgentStatus {
   foundBy: string[];
   protected: boolean;
   drift: string[];
+  notes: string[];
   files: { file: string; exists: boolean }[];
   trust?: string;
   loss: LossEntry[];
@@ -230,6 +231,11 @@ async function status(root: string, agents: readonly AgentId[], policy: AgentPol
       files.push({ file: spec.file, text: await readInside(target, spec.file), backup: await readInside(backupTarget, `${spec.file}${BACKUP_SUFFIX}`) });
     }
     const inspection = inspectAgent(agent, policy, files);
+    // A whole file of that name that is the person's was left alone: what it would carry is not there.
+    const notes = agentFileSpecs(agent, policy).flatMap((spec) => {
+      const text = files.find((f) => f.file === spec.file)?.text;
+      return spec.kind === 'whole' && text !== undefined && !isOwnedText(text) ? [`${spec.file} is yours, so Toolbelt did not write it: the loss report's entries that name it do not hold until you set them there yourself`] : [];
+    });
     const presence = AGENT_PRESENCE[agent];
     const foundBy = [
       ...(isFolder(path.join(root, presence.folder)) ? [`${presence.folder}/`] : []),
@@ -242,6 +248,7 @@ async function status(root: string, agents: readonly AgentId[], policy: AgentPol
       foundBy,
       protected: inspection.protected,
       drift: inspection.drift,
+      notes,
       files: files.map((f) => ({ file: f.file, exists: f.text !== undefined })),
       ...(agent === 'codex' ? { trust: codexTrust(root, env) } : agent === 'gemini-cli' ? { trust: GEMINI_TRUST_NOTE } : agent === 'copilot' ? { trust: VSCODE_NOTE } : {}),
       loss: lossReport(agent, policy),
@@ -252,6 +259,7 @@ async function status(root: string, agents: readonly AgentId[], policy: AgentPol
   for (const s of statuses) {
     lines.push(`${s.label} (${s.agent}): ${s.found ? `found (${s.foundBy.join(', ')})` : 'not found'}; ${s.protected ? 'protected' : 'not protected'}${s.drift.length > 0 ? '; DRIFT' : ''}`);
     for (const d of s.drift) lines.push(`  drift: ${d} (run toolbelt agents install ${s.agent})`);
+    for (const n of s.notes) lines.push(`  note: ${n}`);
     if (s.trust) lines.push(`  ${s.agent === 'copilot' ? 'note' : 'trust'}: ${s.trust}`);
     if (!s.protected) continue;
     for (const l of s.loss) {

@@ -216,6 +216,21 @@ describe('toolbelt agents install | status | uninstall (built CLI, files on disk
     assert.deepEqual(await fs.readdir(path.join(fixture.ws.parent, 'elsewhere')), []);
   });
 
+  it("leaves a .codex/config.toml of the person's own alone, and status says what that loses", async () => {
+    const mine = 'model = "o3"\n';
+    await fixture.ws.write({ '.codex/config.toml': mine });
+    const result = await agents(fixture, 'install', 'codex');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /left\s+\.codex\/config\.toml/);
+    assert.equal(await fixture.ws.read('.codex/config.toml'), mine);
+    assert.equal(await fixture.ws.exists('.codex/config.toml.toolbelt-backup'), false);
+    const status = JSON.parse((await agents(fixture, 'status', 'codex', '--json')).stdout) as { agents: { notes: string[] }[] };
+    assert.match(status.agents[0].notes.join('\n'), /\.codex\/config\.toml is yours/);
+    assert.equal((await agents(fixture, 'uninstall', 'codex')).code, 0);
+    assert.equal(await fixture.ws.read('.codex/config.toml'), mine);
+    assert.equal(await fixture.ws.exists('.codex/hooks.json'), false);
+  });
+
   it('an unreadable policy is a usage error and nothing is written', async () => {
     await fixture.writeSettings('{ "toolbelt.runBash.deniedCommands": ["rm" }');
     const before = await snapshot(fixture.root);

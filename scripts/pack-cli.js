@@ -23,12 +23,13 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 
-/** The files of dist/ that `file` loads at run time: `__dirname + "/x.js"` and `path.join(__dirname, "x.js")`. */
+/** The files of dist/ that `file` loads at run time: `__dirname + "/x.js"`, `${__dirname}/x.js` and `path.join(__dirname, "x.js")`. */
 function chunksLoadedBy(file) {
   const text = fs.readFileSync(path.join(DIST, file), 'utf8');
   const names = new Set();
   for (const match of text.matchAll(/__dirname\s*\+\s*"\/([\w.-]+\.js)"/g)) names.add(match[1]);
   for (const match of text.matchAll(/\.join\(\s*__dirname\s*,\s*"([\w.-]+\.js)"\s*\)/g)) names.add(match[1]);
+  for (const match of text.matchAll(/`\$\{__dirname\}\/([\w.-]+\.js)`/g)) names.add(match[1]);
   return [...names];
 }
 

@@ -29,6 +29,10 @@ Commands:
   hook AGENT                      Answer another agent's pre-tool-call hook (event JSON on stdin) from this
                                   workspace's policy, in the agent's format: claude-code, codex, gemini-cli,
                                   copilot, cursor. Any error, unreadable policy or 5 s without an answer: deny
+  agents install|status|uninstall [AGENT… | --all]
+                                  Protect other agents (claude-code, codex, gemini-cli, copilot, cursor) with
+                                  the workspace's policy: their hook that runs \`toolbelt hook AGENT\`, and their
+                                  own sandbox and permission settings; say what each enforces; take it out again
 
 Every command:
   --workspace DIR                 The workspace folder (default: the current folder)
@@ -65,9 +69,17 @@ policy explain:
 hook (the hook line may add --workspace, --user-settings, --state-dir, --accept-workspace-commands,
 --accept-workspace-sandbox and --run-without-asking; the workspace defaults to the event's cwd)
 
+agents:
+  --all                           Every agent (status without AGENT checks every agent too)
+  --json                          One JSON object instead of text
+  install backs up a file it changes (<file>.toolbelt-backup, once) and refuses, writing nothing,
+  a link that leads out of the workspace, a file that is not JSON or names a key twice (exit 1).
+  status exits 1 when an agent's files drifted from the policy, or a named agent is not protected.
+
 Exit codes:
   0    success
-  1    a check failed: a policy example did not match, nothing to undo, an unexpected error
+  1    a check failed: a policy example did not match, nothing to undo, an agent's files refused or
+       drifted, an unexpected error
   2    usage error: an unknown option, a missing argument, unreadable JSON or settings
   3    run: a tool call was refused (denied, or it would ask and no --approve covered it)
   4    run: the model provider failed

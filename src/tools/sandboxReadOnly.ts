@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { isInside } from './pathChecks';
+import { AGENT_CONFIG_PATHS } from './protectedPaths';
 
 /**
  * Files the host, CI or another agent runs or obeys later, read-only in every sandbox on top of
@@ -12,7 +13,6 @@ export const DEFAULT_READ_ONLY_PATHS: readonly string[] = Object.freeze([
   '.devcontainer/',
   '.devcontainer.json',
   '.github/workflows/',
-  '.github/hooks/',
   '.gitlab-ci.yml',
   '.husky/',
   '.envrc',
@@ -20,11 +20,7 @@ export const DEFAULT_READ_ONLY_PATHS: readonly string[] = Object.freeze([
   'lefthook.yml',
   'lefthook.yaml',
   '.lefthook.yml',
-  '.claude/',
-  '.codex/',
-  '.gemini/',
-  '.cursor/',
-  '.mcp.json',
+  ...AGENT_CONFIG_PATHS,
 ]);
 
 /** Why an entry cannot be used (absolute, or leading out of the folder), or undefined. */

@@ -9,13 +9,14 @@ import { builtCli, REPO_ROOT } from '../support/cliProcess';
 
 const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-function run(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -72,7 +73,7 @@ describe('The toolbelt npm package (scripts/pack-cli.js)', function () {
     assert.deepEqual(pkg.bin, { toolbelt: 'dist/cli.js' });
     assert.equal(pkg.dependencies, undefined);
     assert.deepEqual((await fs.readdir(pkgDir)).sort(), ['LICENSE', 'README.md', 'dist', 'package.json'], 'no node_modules');
-    assert.deepEqual((await fs.readdir(path.join(pkgDir, 'dist'))).sort(), ['cli.js', 'lib-unbash.js', 'mcpSdk.js', 'searchWorker.js']);
+    assert.deepEqual((await fs.readdir(path.join(pkgDir, 'dist'))).sort(), ['cli.js', 'cliMain.js', 'hook.js', 'lib-unbash.js', 'mcpSdk.js', 'searchWorker.js']);
     const version = await run(bin, ['--version'], { env: onlyNode });
     assert.equal(version.stdout, `${VERSION}\n`, version.stderr);
   });
@@ -86,6 +87,14 @@ describe('The toolbelt npm package (scripts/pack-cli.js)', function () {
     assert.equal(ls.code, 0, ls.stderr);
     const decision = JSON.parse(ls.stdout) as { verdict: string; reason: string };
     assert.deepEqual([decision.verdict, decision.reason], ['ask', 'Run `ls` — no rule allows `ls` (command)']);
+  });
+
+  it('answers `toolbelt hook claude-code` from the installed package (the hook chunk): a denied command is denied with its rule', async () => {
+    const event = JSON.stringify({ session_id: 's1', cwd: workspace, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'rm -rf src' } });
+    const answer = await run(bin, ['hook', 'claude-code', '--workspace', workspace, '--state-dir', path.join(tmp, 'state')], { env: onlyNode, input: event });
+    const output = JSON.parse(answer.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    assert.equal(output.hookSpecificOutput.permissionDecision, 'deny', answer.stderr);
+    assert.match(output.hookSpecificOutput.permissionDecisionReason, /\.vscode\/settings\.json:3/);
   });
 
   it('serves `toolbelt mcp` (the MCP SDK chunk) and searches without rg on PATH (the search worker chunk)', async () => {

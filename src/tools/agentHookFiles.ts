@@ -1,0 +1,450 @@
+import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, type JSONPath, type Node } from 'jsonc-parser';
+import { checkPolicyEntries } from './commandPolicy';
+import { editableJsonTree, objectMember, UneditableJsonError } from './editableJson';
+import { readPolicyExamples } from './policyTests';
+import { HOME_CREDENTIAL_PATHS, layeredSensitiveGlobs } from './sensitiveFiles';
+import { AGENT_CONFIG_PATHS } from './protectedPaths';
+
+/*
+ * What `toolbelt agents install` writes into a workspace for each agent, and what `uninstall`
+ * takes out again: the hook entry that runs `toolbelt hook AGENT` before each of the agent's own
+ * tool calls, and where the agent has them, its own sandbox and permission settings compiled from
+ * the workspace's policy (.vscode/settings.json). Pure text in, text out, so the CLI and the
+ * extension write the same files. Every file is checked in: it names `toolbelt` from PATH and
+ * paths relative to the workspace or the home folder (`~/`), never a path of this machine.
+ */
+
+export type AgentId = 'claude-code' | 'codex' | 'gemini-cli' | 'copilot' | 'cursor';
+export const AGENT_IDS: readonly AgentId[] = ['claude-code', 'codex', 'gemini-cli', 'copilot', 'cursor'];
+
+export const AGENT_LABELS: Readonly<Record<AgentId, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  'gemini-cli': 'Gemini CLI',
+  copilot: 'GitHub Copilot (VS Code agent and Copilot CLI)',
+  cursor: 'Cursor',
+};
+
+/** Where each agent keeps its project configuration, and the programs that run it (to say whether it is here). */
+export const AGENT_PRESENCE: Readonly<Record<AgentId, { folder: string; binaries: readonly string[] }>> = {
+  'claude-code': { folder: '.claude', binaries: ['claude'] },
+  codex: { folder: '.codex', binaries: ['codex'] },
+  'gemini-cli': { folder: '.gemini', binaries: ['gemini'] },
+  copilot: { folder: '.github/hooks', binaries: ['copilot', 'code'] },
+  cursor: { folder: '.cursor', binaries: ['cursor', 'cursor-agent'] },
+};
+
+/** Writes into these ask (the hook) or are refused (Claude Code's sandbox): the settings that decide what runs (protectedPaths.ts's list). */
+export const PROTECTED_AGENT_PATHS: readonly string[] = Object.freeze(['.vscode', '.git', ...AGENT_CONFIG_PATHS.map((entry) => entry.replace(/\/$/, ''))]);
+
+/** The policy as the agents' files can carry it: the workspace's own settings only (they are checked in). */
+export interface AgentPolicy {
+  /** toolbelt.runBash.deniedCommands, as written (prefixes and /regex/). */
+  deniedCommands: string[];
+  /** The built-in sensitive files and the workspace's toolbelt.tools.sensitiveFiles. */
+  sensitiveGlobs: string[];
+  /** toolbelt.sandbox.mode at the workspace level: "required" makes an agent's sandbox a hard gate where it can be. */
+  sandboxMode: 'auto' | 'required' | 'off';
+  /** toolbelt.sandbox.network at the workspace level (default "off"). */
+  network: 'off' | 'allowlist' | 'on';
+  /** toolbelt.sandbox.allowedDomains at the workspace level. */
+  allowedDomains: string[];
+  /** run_bash examples of toolbelt.policy.tests: Codex checks its rules against them. */
+  commandExamples: { command: string; expect: 'allow' | 'ask' | 'deny' }[];
+  /** What in the settings could not be used. */
+  problems: string[];
+}
+
+/** The policy of a workspace's `.vscode/settings.json` (its parsed values and its text, for the examples). */
+export function agentPolicyFrom(values: Readonly<Record<string, unknown>>, text: string): AgentPolicy {
+  const problems: string[] = [];
+  const denied = checkPolicyEntries({ denied: values['toolbelt.runBash.deniedCommands'] });
+  problems.push(...denied.problems);
+  const sensitive = layeredSensitiveGlobs({ user: undefined, workspace: values['toolbelt.tools.sensitiveFiles'] });
+  problems.push(...sensitive.problems);
+  const modeValue = values['toolbelt.sandbox.mode'];
+  const sandboxMode = modeValue === 'required' || modeValue === 'off' ? modeValue : 'auto';
+  const networkValue = values['toolbelt.sandbox.network'];
+  const network = networkValue === 'on' || networkValue === 'allowlist' ? networkValue : 'off';
+  const domainsValue = values['toolbelt.sandbox.allowedDomains'];
+  const allowedDomains = Array.isArray(domainsValue) ? domainsValue.filter((d): d is string => typeof d === 'string' && d.trim() !== '').map((d) => d.trim().toLowerCase()) : [];
+  const commandExamples = readPolicyExamples(text).examples.flatMap((example) => {
+    const command = example.args?.command;
+    return example.tool === 'run_bash' && typeof command === 'string' && example.expect && !example.problem ? [{ command, expect: example.expect }] : [];
+  });
+  return { deniedCommands: denied.denied, sensitiveGlobs: sensitive.globs, sandboxMode, network, allowedDomains, commandExamples, problems };
+}
+
+/** The words of a deny entry that is a plain prefix (`git push`), undefined for a /regex/ or anything with shell syntax. */
+export function prefixWords(entry: string): string[] | undefined {
+  if (entry.startsWith('/') && entry.endsWith('/') && entry.length >= 2) return undefined;
+  const words = entry.trim().split(/\s+/);
+  return words.every((word) => /^[A-Za-z0-9_.,:=+@%/-]+$/.test(word)) ? words : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hook line
+
+const MISSING = 'Blocked: toolbelt is not on PATH, and this workspace checks every tool call with it. Install it (npm install -g toolbelt) or take the hook out (toolbelt agents uninstall).';
+
+/** What the hook prints on stdout when `toolbelt` is missing: the agent's own way of saying deny. */
+const MISSING_STDOUT: Readonly<Partial<Record<AgentId, unknown>>> = {
+  copilot: { permissionDecision: 'deny', permissionDecisionReason: MISSING },
+  cursor: { permission: 'deny', agent_message: MISSING },
+};
+
+/**
+ * The shell line each agent runs before a tool call. A command that is not found exits 127, which
+ * Claude Code and Codex take as "let it run": so the line looks for `toolbelt` first and blocks
+ * (exit 2, the reason on stderr, and the agent's deny on stdout where it reads one) when it is missing.
+ */
+export function hookCommand(agent: AgentId): string {
+  const stdout = MISSING_STDOUT[agent];
+  const say = `${stdout ? `printf '%s\\n' '${JSON.stringify(stdout).replace(/'/g, `'\\''`)}'; ` : ''}printf '%s\\n' '${MISSING.replace(/'/g, `'\\''`)}' >&2`;
+  return `command -v toolbelt >/dev/null 2>&1 || { ${say}; exit 2; }; exec toolbelt hook ${agent}`;
+}
+
+/** Whether a hook entry (a group or a handler) is one Toolbelt wrote for `agent`. */
+export function isToolbeltEntry(agent: AgentId, value: unknown): boolean {
+  return JSON.stringify(value ?? null).includes(`toolbelt hook ${agent}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The files
+
+/** One JSON file Toolbelt edits: hook entries it owns, values it sets, list entries it adds. */
+export interface JsonFileSpec {
+  kind: 'json';
+  /** Relative to the workspace. */
+  file: string;
+  /** Arrays that get Toolbelt's entry (one per event). */
+  hooks: { path: JSONPath; entry: unknown }[];
+  /** Keys Toolbelt sets to a value. */
+  values: { path: JSONPath; value: unknown }[];
+  /**
+   * String lists Toolbelt adds entries to (the person's entries stay). `empty`: an empty list says
+   * something (no domain at all) and is written; otherwise an empty list is not written.
+   */
+  lists: { path: JSONPath; items: string[]; empty?: boolean }[];
+  /** Values Toolbelt writes under another policy: taken out (while they hold that value and the file before install had none there). */
+  retired: { path: JSONPath; value: unknown }[];
+  /** Keys set only when absent (a format's version), removed again only with a file that is otherwise empty. */
+  defaults: { path: JSONPath; value: unknown }[];
+}
+
+/** A file Toolbelt owns whole; a file of that name without the marker line is the person's and is left alone. */
+export interface WholeFileSpec {
+  kind: 'whole';
+  file: string;
+  /** The text; undefined when the policy gives nothing to write (the file is then removed if it is Toolbelt's). */
+  text: string | undefined;
+}
+
+export type AgentFileSpec = JsonFileSpec | WholeFileSpec;
+
+/** The first line of every file Toolbelt owns whole. */
+export const OWNED_MARKER = '# Written by `toolbelt agents install`';
+
+export function isOwnedText(text: string): boolean {
+  return text.startsWith(OWNED_MARKER);
+}
+
+/** The files `install` writes for `agent` from `policy`. */
+export function agentFileSpecs(agent: AgentId, policy: AgentPolicy): AgentFileSpec[] {
+  const command = hookCommand(agent);
+  switch (agent) {
+    case 'claude-code':
+      return [claudeSettings(command, policy)];
+    case 'codex':
+      return [
+        json('.codex/hooks.json', { hooks: [{ path: ['hooks', 'PreToolUse'], entry: { matcher: '*', hooks: [{ type: 'command', command, timeout: 30, statusMessage: 'Checking with toolbelt' }] } }] }),
+        { kind: 'whole', file: '.codex/rules/toolbelt.rules', text: codexRules(policy) },
+        { kind: 'whole', file: '.codex/config.toml', text: codexConfig(policy) },
+      ];
+    case 'gemini-cli':
+      return [json('.gemini/settings.json', { hooks: [{ path: ['hooks', 'BeforeTool'], entry: { matcher: '*', hooks: [{ name: 'toolbelt', type: 'command', command, timeout: 30000, description: 'Checks each tool call against the workspace policy (.vscode/settings.json)' }] } }] })];
+    case 'copilot':
+      return [
+        json('.github/hooks/toolbelt.json', {
+          defaults: [{ path: ['version'], value: 1 }],
+          hooks: [{ path: ['hooks', 'preToolUse'], entry: { type: 'command', bash: command, timeoutSec: 30 } }],
+        }),
+      ];
+    case 'cursor': {
+      const entry = { command, timeout: 30 };
+      return [
+        json('.cursor/hooks.json', {
+          defaults: [{ path: ['version'], value: 1 }],
+          hooks: [
+            { path: ['hooks', 'beforeShellExecution'], entry },
+            { path: ['hooks', 'beforeReadFile'], entry },
+            { path: ['hooks', 'beforeMCPExecution'], entry },
+            { path: ['hooks', 'preToolUse'], entry: { ...entry, matcher: 'Write|Edit|StrReplace|MultiEdit|Delete' } },
+          ],
+        }),
+      ];
+    }
+  }
+}
+
+function json(file: string, parts: Partial<Omit<JsonFileSpec, 'kind' | 'file'>>): JsonFileSpec {
+  return { kind: 'json', file, hooks: parts.hooks ?? [], values: parts.values ?? [], retired: parts.retired ?? [], lists: parts.lists ?? [], defaults: parts.defaults ?? [] };
+}
+
+/** A sensitive-file glob as a path Claude Code's sandbox reads (relative to the project; at any depth). */
+function claudePath(glob: string): string {
+  return glob.startsWith('**/') || glob.startsWith('/') ? glob : `**/${glob}`;
+}
+
+const FAIL_IF_UNAVAILABLE = { path: ['sandbox', 'failIfUnavailable'], value: true };
+
+function claudeSettings(command: string, policy: AgentPolicy): JsonFileSpec {
+  const denyRead = [...HOME_CREDENTIAL_PATHS.map((p) => `~/${p}`), ...policy.sensitiveGlobs.map(claudePath)];
+  const denyWrite = PROTECTED_AGENT_PATHS.map((p) => `./${p}`);
+  const deny = policy.deniedCommands.flatMap((entry) => {
+    const words = prefixWords(entry);
+    return words ? [`Bash(${words.join(' ')}:*)`] : [];
+  });
+  return json('.claude/settings.json', {
+    hooks: [{ path: ['hooks', 'PreToolUse'], entry: { matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] } }],
+    values: [
+      { path: ['sandbox', 'enabled'], value: true },
+      // Without it the model may set dangerouslyDisableSandbox on a command and run it outside.
+      { path: ['sandbox', 'allowUnsandboxedCommands'], value: false },
+      // "required": where the sandbox cannot start (no bubblewrap), commands fail instead of running outside it.
+      ...(policy.sandboxMode === 'required' ? [FAIL_IF_UNAVAILABLE] : []),
+    ],
+    retired: policy.sandboxMode === 'required' ? [] : [FAIL_IF_UNAVAILABLE],
+    lists: [
+      { path: ['sandbox', 'filesystem', 'denyRead'], items: [...new Set(denyRead)] },
+      { path: ['sandbox', 'filesystem', 'denyWrite'], items: denyWrite },
+      ...(policy.network === 'on' ? [] : [{ path: ['sandbox', 'network', 'allowedDomains'], items: policy.network === 'allowlist' ? policy.allowedDomains : [], empty: true }]),
+      { path: ['permissions', 'deny'], items: deny },
+    ],
+  });
+}
+
+/** A Starlark string: JSON's escapes are Starlark's for these characters. */
+const star = (text: string) => JSON.stringify(text);
+
+/** Splits a simple command like shlex does; undefined when it has shell syntax the rules could not see the same way. */
+export function simpleWords(command: string): string[] | undefined {
+  if (/[;&|<>()$`\\\n*?[\]{}~]/.test(command)) return undefined;
+  const words: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (let match = pattern.exec(command); match; match = pattern.exec(command)) words.push(match[1] ?? match[2] ?? match[3]);
+  return words.length > 0 ? words : undefined;
+}
+
+function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= words.length && prefix.every((word, i) => words[i] === word);
+}
+
+/** Codex's rules (execpolicy, Starlark): one forbidden prefix_rule per denied prefix, the team's examples as its tests. */
+export function codexRules(policy: AgentPolicy): string | undefined {
+  const rules = policy.deniedCommands.flatMap((entry) => {
+    const words = prefixWords(entry);
+    if (!words) return [];
+    const examples = policy.commandExamples.flatMap((example) => {
+      const exampleWords = simpleWords(example.command);
+      // The examples that name the same program, or one whose name starts like it (rmdir for rm): the near misses a prefix rule must tell apart.
+      return exampleWords && exampleWords[0].startsWith(words[0]) ? [{ words: exampleWords, expect: example.expect }] : [];
+    });
+    const match = examples.filter((e) => e.expect === 'deny' && startsWith(e.words, words)).map((e) => e.words);
+    const notMatch = examples.filter((e) => e.expect !== 'deny' && !startsWith(e.words, words)).map((e) => e.words);
+    const list = (name: string, items: string[][]) => (items.length > 0 ? [`    ${name} = [${items.map((w) => `[${w.map(star).join(', ')}]`).join(', ')}],`] : []);
+    return [
+      [
+        'prefix_rule(',
+        `    pattern = [${words.map(star).join(', ')}],`,
+        '    decision = "forbidden",',
+        `    justification = ${star(`Denied by toolbelt.runBash.deniedCommands "${entry}" in .vscode/settings.json.`)},`,
+        ...list('match', match),
+        ...list('not_match', notMatch),
+        ')',
+      ].join('\n'),
+    ];
+  });
+  if (rules.length === 0) return undefined;
+  return `${OWNED_MARKER} from .vscode/settings.json (toolbelt.runBash.deniedCommands); \`toolbelt agents uninstall codex\` removes it.\n\n${rules.join('\n\n')}\n`;
+}
+
+/** Codex's project configuration: its sandbox for the workspace, network as the policy says (Codex has no per-domain list). */
+export function codexConfig(policy: AgentPolicy): string {
+  return [
+    `${OWNED_MARKER} from .vscode/settings.json (toolbelt.sandbox.network); \`toolbelt agents uninstall codex\` removes it.`,
+    'sandbox_mode = "workspace-write"',
+    '',
+    '[sandbox_workspace_write]',
+    `network_access = ${policy.network === 'on' ? 'true' : 'false'}`,
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merging into a JSON file and taking out again
+
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+
+function edit(text: string, path: JSONPath, value: unknown, insert = false): string {
+  return applyEdits(text, modify(text, path, value, { ...FORMAT, ...(insert ? { isArrayInsertion: true } : {}) }));
+}
+
+function tree(text: string): Node | undefined {
+  return parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+}
+
+function nodeAt(text: string, path: JSONPath): Node | undefined {
+  const root = tree(text);
+  return root && findNodeAtLocation(root, path);
+}
+
+function valueAt(text: string, path: JSONPath): unknown {
+  const node = nodeAt(text, path);
+  return node ? getNodeValue(node) : undefined;
+}
+
+/** Checks that each object on the way to `path` is an object (or absent), so an edit cannot turn the person's value into something else. */
+function checkShape(text: string, root: Node, path: JSONPath, leaf: 'array' | 'any', label: string): void {
+  let node: Node | undefined = root;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i] as string;
+    if (!node || node.type !== 'object') return;
+    const isLast = i === path.length - 1;
+    if (!isLast) {
+      node = objectMember(text, node, key, label);
+      continue;
+    }
+    const property = node.children?.find((child) => child.children?.[0]?.value === key);
+    const value = property?.children?.[1];
+    if (value && leaf === 'array' && value.type !== 'array') throw new UneditableJsonError(`${label}: "${path.join('.')}" is not a list, so the file was left as it is.`);
+  }
+}
+
+/** Drops Toolbelt's entries from the array at `path`, last first. */
+function withoutOurEntries(agent: AgentId, text: string, path: JSONPath): string {
+  const node = nodeAt(text, path);
+  if (node?.type !== 'array') return text;
+  const indexes = (node.children ?? []).map((child, i) => (isToolbeltEntry(agent, getNodeValue(child)) ? i : -1)).filter((i) => i >= 0);
+  for (const index of indexes.reverse()) text = edit(text, [...path, index], undefined);
+  return text;
+}
+
+function appendTo(text: string, path: JSONPath, value: unknown): string {
+  const node = nodeAt(text, path);
+  if (node?.type !== 'array') return edit(text, path, [value]);
+  return edit(text, [...path, node.children?.length ?? 0], value, true);
+}
+
+/**
+ * The file with Toolbelt's entries as the policy has them now: its old hook entries replaced by one
+ * (twice is once), its values set, its list entries added; the person's entries, keys and comments
+ * kept. `existing`: the file's text, undefined when there is none. Throws UneditableJsonError when
+ * the file is not JSON, names a key twice, or holds something else where an entry goes.
+ */
+export function installJson(agent: AgentId, spec: JsonFileSpec, existing: string | undefined, backup?: string): string {
+  let text = existing !== undefined && existing.trim() !== '' ? existing : '{}\n';
+  const root = editableJsonTree(text, spec.file);
+  for (const hook of spec.hooks) checkShape(text, root, hook.path, 'array', spec.file);
+  for (const list of spec.lists) checkShape(text, root, list.path, 'array', spec.file);
+  for (const value of spec.values) checkShape(text, root, value.path, 'any', spec.file);
+  for (const value of spec.defaults) if (valueAt(text, value.path) === undefined) text = edit(text, value.path, value.value);
+  for (const hook of spec.hooks) text = appendTo(withoutOurEntries(agent, text, hook.path), hook.path, hook.entry);
+  for (const value of spec.values) if (JSON.stringify(valueAt(text, value.path)) !== JSON.stringify(value.value)) text = edit(text, value.path, value.value);
+  text = withoutRetired(text, spec, backup);
+  for (const list of spec.lists) {
+    text = withoutAddedItems(text, list.path, backup, new Set(list.items));
+    const current = valueAt(text, list.path);
+    const have = new Set(Array.isArray(current) ? current : []);
+    for (const item of list.items) if (!have.has(item)) text = appendTo(text, list.path, item);
+    if (current === undefined && list.items.length === 0 && list.empty) text = edit(text, list.path, []);
+    const left = valueAt(text, list.path);
+    const hadList = backup !== undefined && valueAt(backup, list.path) !== undefined;
+    if (!list.empty && Array.isArray(left) && left.length === 0 && !hadList) text = edit(text, list.path, undefined);
+  }
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/**
+ * The file with what install added taken out: Toolbelt's hook entries, the values it set (while
+ * they still hold what it wrote), the list entries it would write now or that the file before the
+ * first install (`backup`) did not have, and the objects it created that are left empty. Returns
+ * undefined when nothing but an empty object is left of a file install created.
+ */
+export function uninstallJson(agent: AgentId, spec: JsonFileSpec, existing: string, backup: string | undefined): string | undefined {
+  let text = existing;
+  editableJsonTree(text, spec.file);
+  const before = backup !== undefined ? backup : '{}';
+  const hadBefore = (path: JSONPath) => backup !== undefined && valueAt(before, path) !== undefined;
+  for (const hook of spec.hooks) text = withoutOurEntries(agent, text, hook.path);
+  for (const value of spec.values) {
+    if (JSON.stringify(valueAt(text, value.path)) !== JSON.stringify(value.value)) continue;
+    const old = valueAt(before, value.path);
+    text = edit(text, value.path, backup !== undefined && old !== undefined ? old : undefined);
+  }
+  for (const list of spec.lists) text = withoutAddedItems(text, list.path, backup, new Set());
+  text = withoutRetired(text, spec, backup);
+  // What install created and is now empty goes, innermost first.
+  const containers = new Set<string>();
+  for (const path of [...spec.hooks.map((h) => h.path), ...spec.lists.map((l) => l.path), ...spec.values.map((v) => v.path.slice(0, -1))]) {
+    for (let n = path.length; n > 0; n--) containers.add(JSON.stringify(path.slice(0, n)));
+  }
+  const ordered = [...containers].map((p) => JSON.parse(p) as JSONPath).sort((a, b) => b.length - a.length);
+  for (const path of ordered) {
+    const node = nodeAt(text, path);
+    if (node && (node.type === 'object' || node.type === 'array') && (node.children?.length ?? 0) === 0 && !hadBefore(path)) text = edit(text, path, undefined);
+  }
+  const rest = tree(text);
+  const onlyDefaults = rest?.type === 'object' && (rest.children ?? []).every((property) => spec.defaults.some((d) => d.path.length === 1 && d.path[0] === property.children?.[0]?.value));
+  if (onlyDefaults && backup === undefined) return undefined;
+  if (onlyDefaults) for (const value of spec.defaults) if (!hadBefore(value.path)) text = edit(text, value.path, undefined);
+  // Back to the file as it was, but for its layout (an edit reflows an object it touched): the file as it was.
+  if (backup !== undefined && withoutSpace(text) === withoutSpace(backup)) return backup;
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** The file without the values Toolbelt wrote under another policy (while they still hold them, and the file before install had none there). */
+function withoutRetired(text: string, spec: JsonFileSpec, backup: string | undefined): string {
+  for (const value of spec.retired) {
+    const had = backup !== undefined && valueAt(backup, value.path) !== undefined;
+    if (!had && JSON.stringify(valueAt(text, value.path)) === JSON.stringify(value.value)) text = edit(text, value.path, undefined);
+  }
+  return text;
+}
+
+function withoutSpace(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/**
+ * The list at `path` without the string entries the file did not have before the first install
+ * (`backup`; none when install created the file), except those in `keep`: Toolbelt's entries from
+ * an older policy go, and so would an entry added by hand since (the person's own belong in the
+ * agent's local settings file, which Toolbelt never edits).
+ */
+function withoutAddedItems(text: string, path: JSONPath, backup: string | undefined, keep: ReadonlySet<string>): string {
+  const node = nodeAt(text, path);
+  if (node?.type !== 'array') return text;
+  const old = backup !== undefined ? valueAt(backup, path) : undefined;
+  const before = new Set(Array.isArray(old) ? old : []);
+  const indexes = (node.children ?? []).map((child, i) => {
+    const item: unknown = getNodeValue(child);
+    return typeof item === 'string' && !before.has(item) && !keep.has(item) ? i : -1;
+  });
+  for (const index of indexes.filter((i) => i >= 0).reverse()) text = edit(text, [...path, index], undefined);
+  return text;
+}
+
+/** Whether the file holds Toolbelt's hook entries exactly as install writes them, under every event. */
+export function hookInstalled(spec: JsonFileSpec, text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    editableJsonTree(text, spec.file);
+  } catch {
+    return false;
+  }
+  return spec.hooks.every((hook) => {
+    const entries = valueAt(text, hook.path);
+    return Array.isArray(entries) && entries.some((entry) => JSON.stringify(entry) === JSON.stringify(hook.entry));
+  });
+}

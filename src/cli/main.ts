@@ -36,7 +36,7 @@ const COMMANDS: Readonly<Record<string, Readonly<Record<string, FlagSpec>>>> = {
     'api-key': { value: true },
   },
   'policy explain': { ...COMMON_FLAGS, ...CHOICE_FLAGS, ...VERBOSE, json: {} },
-  'policy test': { ...COMMON_FLAGS, ...CHOICE_FLAGS, ...VERBOSE },
+  'policy test': { ...COMMON_FLAGS, ...CHOICE_FLAGS, ...VERBOSE, agents: {} },
   undo: { ...COMMON_FLAGS, ...VERBOSE },
 };
 
@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'policy explain':
         return print(io, await policyExplain(workspace, parsed.positionals, hasFlag(parsed, 'json')));
       case 'policy test':
-        return print(io, await policyTest(workspace));
+        return print(io, await policyTest(workspace, hasFlag(parsed, 'agents') ? { choices, env: io.env } : undefined));
       default:
         return print(io, await undoLastGroup(workspace));
     }

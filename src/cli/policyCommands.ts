@@ -1,9 +1,10 @@
 import type { PolicyPart, PolicyRule } from '../tools/consent';
 import { describeRule, type PolicyDecision } from '../tools/policyDecision';
-import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples } from '../tools/policyTests';
+import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples, type PolicyExample } from '../tools/policyTests';
 import { locateSetting } from '../tools/settingsLocations';
 import { terminalJson, terminalLine } from '../common/visibleText';
 import type { CliWorkspace } from './cliWorkspace';
+import type { PersonChoices } from './personChoices';
 import { WORKSPACE_SETTINGS } from './liveSettings';
 import type { SettingsSnapshot } from './settingsFiles';
 import { EXIT, UsageError } from './usage';
@@ -94,8 +95,18 @@ export function formatExplanation(e: Explanation): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `toolbelt policy test`: checks every example of `toolbelt.policy.tests`; non-zero when one does not match. */
-export async function policyTest(workspace: CliWorkspace): Promise<{ output: string; code: number }> {
+/** `policy test --agents`: the choices the hook lines would carry, and where to look for Codex's own checker. */
+export interface AgentsOption {
+  choices: PersonChoices;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * `toolbelt policy test`: checks every example of `toolbelt.policy.tests`; non-zero when one does
+ * not match. With `agents`, each example also goes through each installed agent's hook path (and,
+ * for Codex, through Codex's own checker on the compiled rules).
+ */
+export async function policyTest(workspace: CliWorkspace, agents?: AgentsOption): Promise<{ output: string; code: number }> {
   await workspace.ready();
   const file = workspace.settings.current.workspace;
   const read = readPolicyExamples(file.text);
@@ -103,7 +114,32 @@ export async function policyTest(workspace: CliWorkspace): Promise<{ output: str
   if (read.problem) return { output: `${WORKSPACE_SETTINGS}:${read.line}: ${terminalLine(read.problem)}\n`, code: EXIT.failed };
   const results = await checkPolicyExamples(read.examples, (tool, args) => workspace.decide(tool, args));
   const lines = results.map((r) => `${r.pass ? 'pass' : 'FAIL'}  ${WORKSPACE_SETTINGS}:${r.example.line}  ${terminalLine(r.message)}`);
-  const failed = results.filter((r) => !r.pass).length;
-  lines.push(`${results.length} example${results.length === 1 ? '' : 's'}: ${results.length - failed} passed, ${failed} failed.`);
+  let failed = results.filter((r) => !r.pass).length;
+  let total = results.length;
+  if (agents) {
+    const checked = await agentLines(workspace.root, file.text, read.examples, agents);
+    lines.push(...checked.lines);
+    failed += checked.failed;
+    total += checked.total;
+  }
+  const what = agents ? 'check' : 'example';
+  lines.push(`${total} ${what}${total === 1 ? '' : 's'}: ${total - failed} passed, ${failed} failed.`);
   return { output: `${lines.join('\n')}\n`, code: failed > 0 ? EXIT.failed : EXIT.ok };
+}
+
+async function agentLines(root: string, settingsText: string, examples: readonly PolicyExample[], option: AgentsOption): Promise<{ lines: string[]; failed: number; total: number }> {
+  const { checkExamplesThroughAgents, checkWithCodexRules, findCodexEntry, installedAgents } = await import('./policyAgents');
+  const agents = installedAgents(root, settingsText);
+  if (agents.length === 0) return { lines: ['FAIL  --agents: no agent is protected in this workspace (toolbelt agents install AGENT… writes their hooks).'], failed: 1, total: 1 };
+  const { choices } = option;
+  const results = [
+    ...(await checkExamplesThroughAgents(root, examples, agents, { userSettings: choices.userSettingsFile, acceptWorkspaceCommands: choices.acceptWorkspaceCommands, acceptWorkspaceSandbox: choices.acceptWorkspaceSandbox ?? false })),
+    ...((agents.includes('codex') ? checkWithCodexRules(root, examples, findCodexEntry(option.env, __dirname)) : undefined) ?? []),
+  ];
+  const counted = results.filter((r) => r.answered !== 'skip');
+  return {
+    lines: counted.map((r) => `${r.pass ? 'pass' : 'FAIL'}  ${WORKSPACE_SETTINGS}:${r.example.line}  ${terminalLine(r.message)}`),
+    failed: counted.filter((r) => !r.pass).length,
+    total: counted.length,
+  };
 }

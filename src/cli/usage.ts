@@ -24,7 +24,8 @@ Commands:
   mcp                             Serve the workspace's active tools over MCP (stdio)
   run PROMPT                      Run the Agent once, headless, with the workspace's tools and model
   policy explain TOOL ARGS_JSON   Say whether a call is allowed, asks or is denied, why, and where the rule is
-  policy test                     Check the examples in toolbelt.policy.tests
+  policy test [--agents]          Check the examples in toolbelt.policy.tests (--agents: also through each
+                                  protected agent's own tool calls and hook, and Codex's own rules checker)
   undo                            Undo the last call group made through toolbelt mcp or toolbelt run
   hook AGENT                      Answer another agent's pre-tool-call hook (event JSON on stdin) from this
                                   workspace's policy, in the agent's format: claude-code, codex, gemini-cli,

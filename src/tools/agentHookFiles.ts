@@ -3,6 +3,7 @@ import { checkPolicyEntries } from './commandPolicy';
 import { editableJsonTree, objectMember, UneditableJsonError } from './editableJson';
 import { readPolicyExamples } from './policyTests';
 import { HOME_CREDENTIAL_PATHS, layeredSensitiveGlobs } from './sensitiveFiles';
+import { HOOK_AGENTS, type HookAgent } from './nativeCalls';
 import { AGENT_CONFIG_PATHS } from './protectedPaths';
 
 /*
@@ -14,8 +15,9 @@ import { AGENT_CONFIG_PATHS } from './protectedPaths';
  * paths relative to the workspace or the home folder (`~/`), never a path of this machine.
  */
 
-export type AgentId = 'claude-code' | 'codex' | 'gemini-cli' | 'copilot' | 'cursor';
-export const AGENT_IDS: readonly AgentId[] = ['claude-code', 'codex', 'gemini-cli', 'copilot', 'cursor'];
+/** The agents `toolbelt hook` answers (nativeCalls.ts names them once). */
+export type AgentId = HookAgent;
+export const AGENT_IDS: readonly AgentId[] = HOOK_AGENTS;
 
 export const AGENT_LABELS: Readonly<Record<AgentId, string>> = {
   'claude-code': 'Claude Code',

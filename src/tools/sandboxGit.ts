@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isInside } from './pathChecks';
 import type { Uncreatable } from './sandboxMountPoints';
 
 /** What the sandbox does to keep the repositories of a workspace from running code on the host later. */
@@ -44,6 +46,11 @@ export async function gitProtection(entries: readonly { path: string; kind: 'fil
       protection.pinned.push(entry.path);
       protectGitDir(entry.path, protection);
       for (const module of await submoduleGitDirs(entry.path, 0)) protectGitDir(module, protection);
+      for (const worktree of await linkedWorktrees(entry.path)) {
+        protection.readOnly.push(...['commondir', 'gitdir', 'config.worktree'].map((name) => path.join(worktree, name)));
+        protection.uncreatable.push({ path: path.join(worktree, 'config.worktree'), kind: 'file' });
+      }
+      await protectConfigTargets(path.dirname(entry.path), roots, protection);
       continue;
     }
     protection.readOnly.push(entry.path);
@@ -78,4 +85,70 @@ async function gitDirOfFile(file: string): Promise<string | undefined> {
   if (!match) return undefined;
   const target = path.resolve(path.dirname(file), match[1]);
   return fs.realpath(target).catch(() => undefined);
+}
+
+/** `.git/worktrees/<name>`: each linked worktree's own folder, whose `commondir` and `config.worktree` decide its config. */
+async function linkedWorktrees(gitDir: string): Promise<string[]> {
+  const folder = path.join(gitDir, 'worktrees');
+  const names = await fs.readdir(folder).catch(() => [] as string[]);
+  return names.map((name) => path.join(folder, name));
+}
+
+/**
+ * Keys of git's config whose value is a program git runs (the first word, where it is a path) or a
+ * folder of hooks. A value that leads into a workspace folder would let a command plant what git
+ * on the host runs later (husky's `core.hooksPath = .husky/_`, an fsmonitor script in the tree).
+ */
+const PROGRAM_KEYS = [
+  /^core\.(fsmonitor|sshcommand|pager|editor|askpass|hookspath)$/,
+  /^sequence\.editor$/,
+  /^diff\.external$/,
+  /^gpg(\.[^.]+)?\.program$/,
+  /^credential(\..+)?\.helper$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^merge\..+\.driver$/,
+  /^diff\..+\.(textconv|command)$/,
+  /^alias\..+$/,
+];
+const INCLUDE_KEY = /^include(if\..+)?\.path$/;
+const CONFIG_TIMEOUT_MS = 3000;
+
+/**
+ * Makes read-only what the repository's effective config (the person's, the system's and the
+ * repository's, includes resolved) names inside a workspace folder: every config file it was read
+ * from, every include target (made where absent, so that a command cannot create it), the hooks
+ * folder of `core.hooksPath`, and programs it runs. Read with `git config --list --show-origin`,
+ * which runs nothing.
+ */
+async function protectConfigTargets(top: string, roots: readonly string[], into: GitProtection): Promise<void> {
+  const listing = await new Promise<string | undefined>((resolve) => {
+    execFile('git', ['--no-optional-locks', '-C', top, 'config', '--list', '--show-origin', '-z'], { timeout: CONFIG_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (error, stdout) =>
+      resolve(error ? undefined : stdout),
+    );
+  });
+  if (listing === undefined) return;
+  const inRoot = (p: string) => roots.some((root) => isInside(root, p) && p !== root);
+  const fields = listing.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const origin = fields[i];
+    const newline = fields[i + 1].indexOf('\n');
+    const key = (newline < 0 ? fields[i + 1] : fields[i + 1].slice(0, newline)).toLowerCase();
+    const value = newline < 0 ? '' : fields[i + 1].slice(newline + 1);
+    const from = origin.startsWith('file:') ? path.resolve(top, origin.slice('file:'.length)) : undefined;
+    if (from && inRoot(from)) into.readOnly.push(from);
+    if (INCLUDE_KEY.test(key) && value) {
+      // An include is relative to the file that names it.
+      const target = path.resolve(from ? path.dirname(from) : top, value.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+      if (inRoot(target)) {
+        into.readOnly.push(target);
+        into.uncreatable.push({ path: target, kind: 'file' });
+      }
+      continue;
+    }
+    if (!PROGRAM_KEYS.some((pattern) => pattern.test(key))) continue;
+    const word = key === 'core.hookspath' ? value : (/^!?\s*("[^"]+"|'[^']+'|\S+)/.exec(value)?.[1] ?? '').replace(/^["']|["']$/g, '');
+    if (!word.includes('/') && key !== 'core.hookspath') continue;
+    const target = path.resolve(top, word.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+    if (inRoot(target)) into.readOnly.push(target);
+  }
 }

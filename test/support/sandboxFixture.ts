@@ -98,6 +98,12 @@ export async function makeFixture(identity: Identity): Promise<SandboxFixture> {
     git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'initial');
   }
   await fs.rm(path.join(fixture.bare, '.git', 'hooks'), { recursive: true, force: true });
+  // What the bare repository's config names in the tree: git on the host runs these later.
+  await writeFiles(fixture.bare, { 'githooks/pre-commit': 'original: hook\n', 'team.gitconfig': '[core]\n\tpager = cat\n', 'tools/ssh.sh': 'original: ssh\n' });
+  git(fixture.bare, 'config', 'core.hooksPath', 'githooks');
+  git(fixture.bare, 'config', 'core.sshCommand', 'tools/ssh.sh -v');
+  git(fixture.bare, 'config', 'include.path', '../team.gitconfig');
+  git(fixture.bare, 'config', '--add', 'include.path', '../absent.gitconfig');
   bundleRunner(fixture.runner);
   if (identity.owner) execFileSync('chown', ['-R', `${identity.owner.uid}:${identity.owner.gid}`, base]);
   return fixture;

@@ -149,6 +149,24 @@ export const CASES: SandboxCase[] = [
     },
   },
   {
+    id: 'git-config-targets',
+    title: "what the repository's config names in the tree cannot be planted: the core.hooksPath folder, an include (even one not there yet), a program it runs",
+    job: (c) => ({
+      workspaceRoot: c.fixture.bare,
+      command: 'echo RAN-gitcfg; echo pwned > githooks/pre-commit; echo pwned > githooks/post-checkout; printf "[core]\\n\\tfsmonitor = ./evil\\n" >> team.gitconfig; printf "[core]\\n\\tfsmonitor = ./evil\\n" > absent.gitconfig; echo pwned > tools/ssh.sh; echo ok > notes.txt && echo ordinary-ok',
+      commandPolicy: ALLOW_ALL,
+    }),
+    check: async (c, r) => {
+      ranByRule(r, 'RAN-gitcfg');
+      assert.equal(await read(path.join(c.fixture.bare, 'githooks/pre-commit')), 'original: hook\n');
+      assert.equal(await exists(path.join(c.fixture.bare, 'githooks/post-checkout')), false, 'a new hook was planted');
+      assert.equal(await read(path.join(c.fixture.bare, 'team.gitconfig')), '[core]\n\tpager = cat\n');
+      assert.equal(await exists(path.join(c.fixture.bare, 'absent.gitconfig')), false, 'an include target was planted');
+      assert.equal(await read(path.join(c.fixture.bare, 'tools/ssh.sh')), 'original: ssh\n');
+      assert.match(r.result, /^ordinary-ok$/m);
+    },
+  },
+  {
     id: 'git-redirect',
     title: 'the repository cannot be pointed at a config of the command\'s making (.git/commondir, config.worktree)',
     job: (c) => ({

@@ -29,7 +29,11 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 export interface BlobSink {
   blobs: string;
   budget: { remaining: number };
+  /** Files whose content is not kept (a secret no person agreed to change). */
+  secret?: (abs: string) => boolean;
 }
+
+export const SECRET_NOT_KEPT = 'it may hold secrets (toolbelt.tools.sensitiveFiles) and no person approved this change: no copy was kept';
 
 /** The state of a path, never following a link; with a sink, file contents are stored too. */
 export async function scan(abs: string, maxFileBytes: number, sink?: BlobSink): Promise<Snapshot> {
@@ -53,6 +57,7 @@ export async function scan(abs: string, maxFileBytes: number, sink?: BlobSink): 
   const content = await fs.readFile(abs, { flag: READ_FLAGS });
   const hash = createHash('sha256').update(content).digest('hex');
   if (!sink) return { kind: 'file', mode, size: content.length, hash, stored: false };
+  if (sink.secret?.(abs)) return { kind: 'file', mode, size: content.length, hash, stored: false, missing: SECRET_NOT_KEPT };
   const missing = await storeBlob(sink, hash, content);
   return { kind: 'file', mode, size: content.length, hash, stored: missing === undefined, ...(missing ? { missing } : {}) };
 }

@@ -6,6 +6,7 @@ import { filesOf, missingFiles, realParentPath, scan, signature, type MissingFil
 import { exists, isInside } from './pathChecks';
 import type { ResolvedPath } from './workspacePaths';
 import { isAlive } from './processTable';
+import { sensitiveGlobFor } from './sensitiveFiles';
 
 /*
  * Per-turn checkpoints. Before a chat turn's tools change a path, the store keeps what is needed to
@@ -121,7 +122,7 @@ export class CheckpointStore {
    * Records a path's state before a tool changes it, with any missing parent folders the change
    * will create. Only the first call per path per turn records; later ones are no-ops.
    */
-  recordBefore(turnId: string, absolutePath: string, workspaceRoot: string, options: { rootLabel?: string } = {}): Promise<void> {
+  recordBefore(turnId: string, absolutePath: string, workspaceRoot: string, options: { rootLabel?: string; noCopyOf?: readonly string[] } = {}): Promise<void> {
     return this.serial(async () => {
       const turn = this.runningTurn(turnId);
       const root = await fs.realpath(workspaceRoot);
@@ -135,7 +136,9 @@ export class CheckpointStore {
         const display = options.rootLabel ? `${options.rootLabel}/${relative}` : relative;
         const budget = { remaining: this.limits.maxTotalBytes - turn.storedBytes };
         try {
-          const before = await scan(abs, this.limits.maxFileBytes, { blobs: this.blobDir, budget });
+          const noCopyOf = options.noCopyOf;
+          const secret = noCopyOf ? (file: string) => sensitiveGlobFor(noCopyOf, [path.relative(root, file).split(path.sep).join('/')]) !== undefined : undefined;
+          const before = await scan(abs, this.limits.maxFileBytes, { blobs: this.blobDir, budget, ...(secret ? { secret } : {}) });
           turn.entries.push({ path: abs, display, before, beforeSig: signature(before) });
         } catch (error) {
           // The tool still runs; undo will leave this path alone and say why.
@@ -149,9 +152,9 @@ export class CheckpointStore {
   }
 
   /** `recordBefore` for a path as the file tools resolve it (`resolveWorkspacePath`). */
-  recordPath(turnId: string, target: Pick<ResolvedPath, 'absolute' | 'root' | 'relative' | 'display'>): Promise<void> {
+  recordPath(turnId: string, target: Pick<ResolvedPath, 'absolute' | 'root' | 'relative' | 'display'> & { noCopyOf?: readonly string[] }): Promise<void> {
     const label = target.display !== target.relative ? target.display.slice(0, -target.relative.length - 1) : undefined;
-    return this.recordBefore(turnId, target.absolute, target.root, { rootLabel: label || undefined });
+    return this.recordBefore(turnId, target.absolute, target.root, { rootLabel: label || undefined, ...(target.noCopyOf ? { noCopyOf: target.noCopyOf } : {}) });
   }
 
   /** Optional, after each tool's change: keeps what it left, should the turn never end (a reload). */

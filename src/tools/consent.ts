@@ -1,4 +1,5 @@
 import type { ToolCaller } from './caller';
+import { DEFAULT_SENSITIVE_GLOBS } from './sensitiveFiles';
 import { ToolRefusedError } from './toolErrors';
 import type { ApprovedBy, ConfirmationReason, ConfirmationRequest, ToolContext } from './types';
 import { assertUnchanged, type ResolvedPath } from './workspacePaths';
@@ -140,7 +141,9 @@ export async function obtainConsent(plan: ConsentPlan, ctx: ToolContext, run: Co
   }
   if (asked) await assertUnchanged(ctx, plan.changes, signal);
   if (plan.changes.length > 0 && caller.beforeChange) {
-    await caller.beforeChange(plan.changes.map(({ absolute, root, relative, display }) => ({ absolute, root, relative, display })));
+    // Without a person's approval, undo keeps no copy of a file that may hold secrets.
+    const noCopyOf = asked ? undefined : (ctx.sensitiveGlobs ?? DEFAULT_SENSITIVE_GLOBS);
+    await caller.beforeChange(plan.changes.map(({ absolute, root, relative, display }) => ({ absolute, root, relative, display, ...(noCopyOf ? { noCopyOf } : {}) })));
     signal?.throwIfAborted();
   }
 }

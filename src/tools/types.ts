@@ -46,6 +46,12 @@ export interface ChangeTarget {
   root: string;
   relative: string;
   display: string;
+  /**
+   * Globs (`toolbelt.tools.sensitiveFiles`) of files under this path whose content undo must not
+   * keep: set when no person approved the change, so a copy of a secret is kept only for a change
+   * someone asked for.
+   */
+  noCopyOf?: readonly string[];
 }
 
 /** run_bash's command rules: simple-command prefixes (`npm test`) or `/regex/` entries. */

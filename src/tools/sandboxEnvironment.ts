@@ -1,5 +1,23 @@
-/** The variables a sandboxed command inherits from Toolbelt's own environment, besides `LC_*`. */
-export const ALLOWED_ENV_NAMES: readonly string[] = Object.freeze(['PATH', 'HOME', 'LANG', 'TERM', 'USER', 'SHELL', 'TMPDIR']);
+/**
+ * The variables a sandboxed command inherits from Toolbelt's own environment, besides `LC_*`: the
+ * basics, and where the certificate authorities are (a corporate network's own CA: without it
+ * every HTTPS request through the allow-list fails). They name files, never secrets.
+ */
+export const ALLOWED_ENV_NAMES: readonly string[] = Object.freeze([
+  'PATH',
+  'HOME',
+  'LANG',
+  'TERM',
+  'USER',
+  'SHELL',
+  'TMPDIR',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'GIT_SSL_CAINFO',
+]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

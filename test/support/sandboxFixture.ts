@@ -140,6 +140,8 @@ export function runnerEnvironment(fixture: SandboxFixture, identity: Identity): 
     GITHUB_TOKEN: `${SECRET}-github-env`,
     AWS_SECRET_ACCESS_KEY: `${SECRET}-aws-env`,
     MY_SETTING: 'visible-value',
+    // A corporate network's certificate authority: a file name, passed through.
+    NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/corp-ca.pem',
   };
 }
 

@@ -95,7 +95,7 @@ export const CASES: SandboxCase[] = [
     id: 'environment',
     title: 'no API key or token reaches a command, not even through /proc/1/environ; toolbelt.sandbox.env passes named ones',
     job: (c) => ({ workspaceRoot: c.fixture.ws, command: "env; tr '\\0' '\\n' </proc/1/environ; tr '\\0' '\\n' </proc/self/environ; echo RAN-env", sandbox: { mode: 'auto', network: 'off', env: ['MY_SETTING'] }, commandPolicy: ALLOW_ALL }),
-    check: async (_c, r) => (noSecret(r), ranByRule(r, 'RAN-env'), assert.match(r.result, /^MY_SETTING=visible-value$/m)),
+    check: async (_c, r) => (noSecret(r), ranByRule(r, 'RAN-env'), assert.match(r.result, /^MY_SETTING=visible-value$/m), assert.match(r.result, /^NODE_EXTRA_CA_CERTS=\/etc\/ssl\/certs\/corp-ca\.pem$/m, 'the CA file reaches the command')),
   },
   {
     id: 'write-outside',

@@ -77,14 +77,42 @@ export function isInternalAddress(address: string): boolean {
  * host's own services); an address literal listed as such may be anything. The connection goes to
  * the address checked here, so a second lookup cannot answer differently.
  */
-export async function addressFor(host: string, lookup: (host: string) => Promise<{ address: string }[]> = (h) => dns.lookup(h, { all: true })): Promise<{ address: string } | { refused: string }> {
+export async function addressFor(
+  host: string,
+  lookup: (host: string) => Promise<{ address: string }[]> = (h) => dns.lookup(h, { all: true }),
+  upstream?: UpstreamProxy,
+): Promise<{ address: string } | { refused: string }> {
   const name = normalizeHost(host);
   if (net.isIP(name)) return { address: name };
   const addresses = await lookup(name).catch(() => []);
+  // Behind the editor's proxy, names this machine cannot resolve are the proxy's to resolve: the name goes on.
+  if (addresses.length === 0 && upstream) return { address: name };
   if (addresses.length === 0) return { refused: `${name} could not be resolved` };
   const internal = addresses.find((a) => isInternalAddress(a.address));
   if (internal) return { refused: `${name} resolves to ${internal.address}, an address of this machine or its private network; list the address itself in toolbelt.sandbox.allowedDomains to allow it` };
   return { address: addresses[0].address };
+}
+
+/** The editor's own proxy (`HTTPS_PROXY` / `HTTP_PROXY`, as curl and npm read them), unless `NO_PROXY` names the host. */
+export interface UpstreamProxy {
+  host: string;
+  port: number;
+}
+
+export function upstreamProxyFor(host: string, kind: 'tls' | 'http', env: Readonly<Record<string, string | undefined>> = process.env): UpstreamProxy | undefined {
+  const raw = kind === 'tls' ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.includes('://') ? raw : `http://${raw}`);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:') return undefined;
+  const name = normalizeHost(host);
+  const bypass = (env.NO_PROXY ?? env.no_proxy ?? '').split(',').map((entry) => normalizeHost(entry).replace(/^\*?\./, '')).filter(Boolean);
+  if (bypass.includes('*') || bypass.some((entry) => name === entry || name.endsWith(`.${entry}`))) return undefined;
+  return { host: normalizeHost(url.hostname), port: Number(url.port || 80) };
 }
 
 function refusal(host: string, port: number, kind: 'tls' | 'http', allowed: readonly string[]): string {
@@ -141,19 +169,42 @@ export class AllowListProxy {
     const refuse = (body: string) => client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     if (!target) return void refuse(`Toolbelt's sandbox refused a connection to ${String(request.url)}: not a host:port.\n`);
     if (!targetAllowed(target.host, target.port, 'tls', allowed)) return void refuse(refusal(target.host, target.port, 'tls', allowed));
-    void addressFor(target.host).then((resolved) => {
+    const via = upstreamProxyFor(target.host, 'tls');
+    void addressFor(target.host, undefined, via).then((resolved) => {
       if ('refused' in resolved) return void refuse(`Toolbelt's sandbox refused a connection: ${resolved.refused}.\n`);
-      if (!client.destroyed) this.connectTunnel(client, resolved.address, target.port, head);
+      // The editor's proxy gets the name (it may judge by name); a direct connection goes to the address checked.
+      if (!client.destroyed) this.connectTunnel(client, via ? normalizeHost(target.host) : resolved.address, target.port, head, via);
     });
   }
 
-  private connectTunnel(client: net.Socket, address: string, port: number, head: Buffer): void {
-    const upstream = net.connect(port, address, () => {
+  private connectTunnel(client: net.Socket, address: string, port: number, head: Buffer, via?: UpstreamProxy): void {
+    const established = () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
-    });
+    };
+    const upstream = via
+      ? net.connect(via.port, via.host, () => {
+          // The editor's proxy opens the tunnel; its answer's head is read off before the bytes flow.
+          upstream.write(`CONNECT ${net.isIPv6(address) ? `[${address}]` : address}:${port} HTTP/1.1\r\nHost: ${address}:${port}\r\n\r\n`);
+          let answer = Buffer.alloc(0);
+          const onData = (chunk: Buffer) => {
+            answer = Buffer.concat([answer, chunk]);
+            const end = answer.indexOf('\r\n\r\n');
+            if (end < 0) return answer.length > 16_384 ? upstream.destroy() : undefined;
+            upstream.off('data', onData);
+            if (!/^HTTP\/1\.[01] 2\d\d/.test(answer.subarray(0, end).toString('latin1'))) {
+              if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
+              return upstream.destroy();
+            }
+            established();
+            const rest = answer.subarray(end + 4);
+            if (rest.length > 0) client.write(rest);
+          };
+          upstream.on('data', onData);
+        })
+      : net.connect(port, address, established);
     this.track(upstream);
     upstream.on('error', () => {
       if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
@@ -172,17 +223,22 @@ export class AllowListProxy {
     const port = url ? Number(url.port || 80) : 80;
     if (!url || url.protocol !== 'http:') return void refuse(`Toolbelt's sandbox refused ${String(request.url)}: only http:// URLs go through the proxy (https goes through CONNECT).\n`);
     if (!targetAllowed(url.hostname, port, 'http', allowed)) return void refuse(refusal(normalizeHost(url.hostname), port, 'http', allowed));
-    void addressFor(url.hostname).then((resolved) => {
+    const via = upstreamProxyFor(url.hostname, 'http');
+    void addressFor(url.hostname, undefined, via).then((resolved) => {
       if ('refused' in resolved) return void refuse(`Toolbelt's sandbox refused a connection: ${resolved.refused}.\n`);
-      this.sendUpstream(request, response, url, resolved.address, port);
+      this.sendUpstream(request, response, url, via ? normalizeHost(url.hostname) : resolved.address, port, via);
     });
   }
 
-  private sendUpstream(request: http.IncomingMessage, response: http.ServerResponse, url: URL, address: string, port: number): void {
+  private sendUpstream(request: http.IncomingMessage, response: http.ServerResponse, url: URL, address: string, port: number, via?: UpstreamProxy): void {
     const headers = { ...request.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    const upstream = http.request({ host: address, port, path: `${url.pathname}${url.search}`, method: request.method, headers }, (answer) => {
+    // Through the editor's proxy: the absolute URL.
+    const target = via
+      ? { host: via.host, port: via.port, path: `http://${net.isIPv6(address) ? `[${address}]` : address}:${port}${url.pathname}${url.search}` }
+      : { host: address, port, path: `${url.pathname}${url.search}` };
+    const upstream = http.request({ ...target, method: request.method, headers }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
     });

@@ -10,8 +10,7 @@ import { readOnlyPathsIn } from './sandboxReadOnly';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { bwrapOptions, proxyEnvironment, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
-import { AllowListProxy } from './sandboxProxy';
-import { NetworkRelay } from './sandboxRelay';
+import { acquireNetwork, type NetworkLease } from './sandboxNetworks';
 import { runtimeDirs } from './sandboxRuntimeDirs';
 import { WorkspaceScanner } from './sandboxScan';
 import { DEFAULT_SENSITIVE_GLOBS, HOME_CREDENTIAL_PATHS } from './sensitiveFiles';
@@ -120,15 +119,13 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const runtime = await runtimeDirs([process.env.XDG_RUNTIME_DIR, request.sourceEnv?.XDG_RUNTIME_DIR], env.PATH, home, roots);
 
   const lease = await MountPointLease.acquire(uncreatable);
-  let proxy: AllowListProxy | undefined;
-  let relay: NetworkRelay | undefined;
+  let network: NetworkLease | undefined;
   try {
     if (setting.network === 'allowlist') {
-      proxy = await AllowListProxy.start(setting.allowedDomains ?? []);
-      relay = await NetworkRelay.start({ bwrap: engine.bwrap, socat: engine.socat!, nsenter: engine.nsenter! }, proxy.socketPath, runtime.masked);
+      network = await acquireNetwork(roots[0] ?? request.cwd, setting.allowedDomains ?? [], { bwrap: engine.bwrap, socat: engine.socat!, nsenter: engine.nsenter! }, runtime.masked);
     }
   } catch (error) {
-    await Promise.all([proxy?.close(), lease.release()]);
+    await lease.release();
     throw error;
   }
   const plan: SandboxPlan = {
@@ -149,13 +146,13 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   let disposed = false;
   return {
     options: Buffer.from(bwrapOptions(plan).map((a) => `${a}\0`).join('')),
-    command: (program) => [...(relay ? relay.enter() : []), engine.bwrap, '--args', '3', '--', ...program],
+    command: (program) => [...(network ? network.enter() : []), engine.bwrap, '--args', '3', '--', ...program],
     env,
     network: setting.network,
     dispose: async () => {
       if (disposed) return;
       disposed = true;
-      await Promise.all([relay?.close().then(() => proxy?.close()), lease.release()]);
+      await Promise.all([network?.release(), lease.release()]);
     },
   };
 }

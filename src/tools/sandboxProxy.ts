@@ -152,6 +152,11 @@ export class AllowListProxy {
     return proxy;
   }
 
+  /** Lets the process exit while the proxy idles; connections in use still hold it. */
+  unref(): void {
+    this.server.unref();
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -69,6 +69,12 @@ export class NetworkRelay {
     return [this.nsenter, `--user=/proc/${this.pid}/ns/user`, `--net=/proc/${this.pid}/ns/net`, '--preserve-credentials', '--'];
   }
 
+  /** Lets the process exit while the relay idles (bwrap's --die-with-parent then ends it). */
+  unref(): void {
+    this.child.unref();
+    for (const stream of this.child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
+  }
+
   async close(): Promise<void> {
     if (this.exited) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

@@ -57,24 +57,12 @@ async function main(): Promise<void> {
       await timeOnce(sandboxed);
       await timeOnce(plain);
     }
-    const withSandbox: number[] = [];
-    const without: number[] = [];
-    const differences: number[] = [];
-    for (let i = 0; i < PAIRS; i++) {
-      // Alternate which goes first, so neither always follows the other.
-      let a: number;
-      let b: number;
-      if (i % 2 === 0) {
-        a = await timeOnce(sandboxed);
-        b = await timeOnce(plain);
-      } else {
-        b = await timeOnce(plain);
-        a = await timeOnce(sandboxed);
-      }
-      withSandbox.push(a);
-      without.push(b);
-      differences.push(a - b);
-    }
+    const { first: withSandbox, second: without, differences } = await alternate(sandboxed, plain, PAIRS);
+    // The allow-list over network off, in the same workspace: its proxy and relay are kept between commands.
+    const allowlist = createDefaultToolRegistry(contextFor(root, { sandbox: { mode: 'auto', network: 'allowlist', allowedDomains: ['registry.npmjs.org'] } }));
+    allowlist.enable('run_bash');
+    for (let i = 0; i < WARMUP; i++) await timeOnce(allowlist);
+    const network = await alternate(allowlist, sandboxed, Math.ceil(PAIRS / 2));
     const report = {
       pairs: PAIRS,
       engine: availability.engine,
@@ -83,6 +71,10 @@ async function main(): Promise<void> {
       plainMedianMs: round(quantile(without, 0.5)),
       overheadMedianMs: round(quantile(differences, 0.5)),
       overheadP90Ms: round(quantile(differences, 0.9)),
+      allowlistPairs: network.differences.length,
+      allowlistMedianMs: round(quantile(network.first, 0.5)),
+      allowlistOverNetworkOffMedianMs: round(quantile(network.differences, 0.5)),
+      allowlistOverNetworkOffP90Ms: round(quantile(network.differences, 0.9)),
       cores: os.cpus().length,
       loadAverage: os.loadavg()[0],
     };
@@ -90,6 +82,28 @@ async function main(): Promise<void> {
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }
+}
+
+/** `pairs` alternated runs of two registries (which goes first alternates): each one's times and their differences. */
+async function alternate(a: ToolRegistry, b: ToolRegistry, pairs: number): Promise<{ first: number[]; second: number[]; differences: number[] }> {
+  const first: number[] = [];
+  const second: number[] = [];
+  const differences: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    let x: number;
+    let y: number;
+    if (i % 2 === 0) {
+      x = await timeOnce(a);
+      y = await timeOnce(b);
+    } else {
+      y = await timeOnce(b);
+      x = await timeOnce(a);
+    }
+    first.push(x);
+    second.push(y);
+    differences.push(x - y);
+  }
+  return { first, second, differences };
 }
 
 main().catch((error: Error) => {

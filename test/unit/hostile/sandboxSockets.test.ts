@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { sandboxAvailability, sandboxEngine } from '../../../src/tools/sandbox';
 import { prepareSandbox } from '../../../src/tools/sandboxLaunch';
+import { closeIdleNetworks } from '../../../src/tools/sandboxNetworks';
 import { spawnSandboxed } from '../../../src/tools/sandboxProcess';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../../src/tools/sensitiveFiles';
 import type { SandboxSetting } from '../../../src/tools/types';
@@ -180,6 +181,8 @@ describe('hostile sandbox: the allow-list relay', () => {
       const prepared = await prepareSandbox({ setting: { mode: 'auto', network: 'allowlist', allowedDomains: [] }, roots: [ws], sensitiveGlobs: [], cwd: ws }, engine!);
       assert.equal(path.basename(prepared.command(['true'])[0]), 'nsenter', 'the sandbox starts inside the relay\'s namespaces');
       await prepared.dispose();
+      // The network is kept a while for the next command; stopped now, as when it idles out.
+      await closeIdleNetworks();
       assert.throws(() => spawnSandboxed(prepared, ['touch', path.join(ws, 'ran')], { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] }), /relay .* has stopped; nothing was run/);
       assert.equal(await fs.access(path.join(ws, 'ran')).then(() => true, () => false), false);
     } finally {

@@ -245,3 +245,13 @@ export function codexTrust(root: string, env: NodeJS.ProcessEnv): string {
   }
   return `not trusted yet. ${CODEX_TRUST_NOTE}`;
 }
+
+/** protected / not protected / drifted. */
+export function protectionState(s: Pick<AgentStatus, 'protected' | 'drift'>): 'protected' | 'not protected' | 'drifted' {
+  return s.drift.length > 0 ? 'drifted' : s.protected ? 'protected' : 'not protected';
+}
+
+/** A rule of the loss report in a few words: `sensitive files`, `toolbelt.runBash.deniedCommands "rm"`. */
+export function lossRuleName(entry: Pick<LossEntry, 'rule'>): string {
+  return entry.rule.split(': ')[0].replace(/\s*\(.*$/, '').trim();
+}

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agentHookFiles';
 import { AGENT_KINDS, TOOLBELT_COMMAND } from '../tools/agentConfigs';
-import { agentPolicyFromSettings, agentStatuses, changeAgents, CODEX_TRUST_NOTE, RefusedFile, WORKSPACE_SETTINGS_FILE, type AgentStatus, type FileChange } from '../tools/agentInstall';
+import { agentPolicyFromSettings, agentStatuses, changeAgents, CODEX_TRUST_NOTE, lossRuleName, protectionState, RefusedFile, WORKSPACE_SETTINGS_FILE, type AgentStatus, type FileChange } from '../tools/agentInstall';
 import type { LossEntry } from '../tools/agentLossReport';
 import { findOnPath, INSTALL_CLI } from './installCli';
 import { USE_IN_ANOTHER_AGENT } from './otherAgents';
@@ -115,7 +115,7 @@ async function pickAgents(statuses: readonly AgentStatus[]): Promise<AgentId[] |
   const items: AgentItem[] = statuses.map((s) => ({
     agent: s.agent,
     label: AGENT_LABELS[s.agent],
-    description: `${stateOf(s)} · ${s.found ? `found (${s.foundBy.join(', ')})` : 'not found here'}`,
+    description: `${protectionState(s)} · ${s.found ? `found (${s.foundBy.join(', ')})` : 'not found here'}`,
     detail: ownShare(s.loss),
     picked: s.found,
   }));
@@ -128,20 +128,10 @@ async function pickAgents(statuses: readonly AgentStatus[]): Promise<AgentId[] |
   return picked?.map((item) => item.agent);
 }
 
-/** protected / not protected / drifted. */
-export function stateOf(s: Pick<AgentStatus, 'protected' | 'drift'>): string {
-  return s.drift.length > 0 ? 'drifted' : s.protected ? 'protected' : 'not protected';
-}
-
-/** A rule of the loss report in a few words: `sensitive files`, `toolbelt.runBash.deniedCommands "rm"`. */
-export function ruleName(entry: Pick<LossEntry, 'rule'>): string {
-  return entry.rule.split(':')[0].replace(/\s*\(.*$/, '').trim();
-}
-
 /** What the agent's own sandbox or permissions would carry, what only the hook, what neither. */
 export function ownShare(loss: readonly LossEntry[]): string {
-  const own = loss.filter((l) => l.enforcedBy.includes('sandbox') || l.enforcedBy.includes('permissions')).map(ruleName);
-  const hookOnly = loss.filter((l) => l.enforcedBy.length === 1 && l.enforcedBy[0] === 'hook').map(ruleName);
+  const own = loss.filter((l) => l.enforcedBy.includes('sandbox') || l.enforcedBy.includes('permissions')).map(lossRuleName);
+  const hookOnly = loss.filter((l) => l.enforcedBy.length === 1 && l.enforcedBy[0] === 'hook').map(lossRuleName);
   const gaps = loss.filter((l) => l.notEnforceable).length;
   const parts = [
     own.length > 0 ? `its own sandbox: ${own.join(', ')}` : 'its own sandbox: nothing of the policy',
@@ -159,7 +149,7 @@ export function protectSummary(folderName: string, agents: readonly AgentId[], f
     for (const f of files.filter((x) => x.agent === agent)) lines.push(`  ${f.action.padEnd(9)} ${f.file}${f.backup ? ` (the file as it was: ${f.backup})` : ''}${f.note ? ` — ${f.note}` : ''}`);
     const status = statuses.find((s) => s.agent === agent);
     if (status) {
-      for (const l of status.loss) lines.push(`  by ${l.enforcedBy.join(' + ')}: ${ruleName(l)}${l.notEnforceable ? ` (not enforceable: ${l.notEnforceable})` : ''}`);
+      for (const l of status.loss) lines.push(`  by ${l.enforcedBy.join(' + ')}: ${lossRuleName(l)}${l.notEnforceable ? ` (not enforceable: ${l.notEnforceable})` : ''}`);
     }
     if (agent === 'codex') lines.push(`  trust: ${CODEX_TRUST_NOTE}`);
     if (agent === 'gemini-cli' && status?.trust) lines.push(`  trust: ${status.trust}`);

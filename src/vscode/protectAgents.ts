@@ -121,7 +121,7 @@ async function pickAgents(statuses: readonly AgentStatus[]): Promise<AgentId[] |
   }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Protect Other Agents on This Workspace',
-    placeHolder: "The agents whose own tools this workspace's policy governs (hook and sandbox files, checked in)",
+    placeHolder: 'The agents whose own tools follow this policy (hook and sandbox files, checked in)',
     canPickMany: true,
     ignoreFocusOut: true,
   });

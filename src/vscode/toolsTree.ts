@@ -258,7 +258,7 @@ export function registerToolsView(
     view,
     tools.onDidChange(updateMessage),
     // Expanding a server that has not started starts it (its approval asks first where it must).
-    view.onDidExpandElement(({ element }) => externalRows.expanded(tools, element)),
+    view.onDidExpandElement(({ element }) => (isAgentsNode(element) ? void provider.agents.reload() : externalRows.expanded(tools, element))),
     view.onDidChangeCheckboxState(async (event) => {
       for (const [node, state] of event.items) {
         if (node.kind !== 'tool' || node.group !== 'active') continue;

@@ -1,9 +1,10 @@
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agentHookFiles';
 import { agentPolicyFromSettings, agentStatuses, lossRuleName, protectionState, WORKSPACE_SETTINGS_FILE, type AgentStatus } from '../tools/agentInstall';
 import type { LossEntry } from '../tools/agentLossReport';
+import { isInside } from '../tools/pathChecks';
 import { stateFolderPath } from '../tools/stateFolder';
 import { parseLines, TOOL_LOG_FILE, type ToolCallRecord } from '../tools/toolCallLog';
 import { Disposables } from './dispose';
@@ -47,9 +48,18 @@ export class AgentsSection extends Disposables {
     const folder = this.folder();
     if (!folder) return this;
     const onChange = () => void this.reload();
-    const files = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), AGENT_FILES_GLOB)));
-    const log = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.logFolder(folder)), TOOL_LOG_FILE)));
-    for (const watcher of [files, log]) {
+    const watchers = [this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), AGENT_FILES_GLOB)))];
+    // A folder that does not exist yet cannot be watched: the state folder is made as the CLI makes it (only the person's), never inside the workspace.
+    const logFolder = this.logFolder(folder);
+    if (!isInside(folder, logFolder)) {
+      try {
+        mkdirSync(logFolder, { recursive: true, mode: 0o700 });
+        watchers.push(this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(logFolder), TOOL_LOG_FILE))));
+      } catch {
+        // no log to watch: the rows are read again when the view asks (expanding a row)
+      }
+    }
+    for (const watcher of watchers) {
       this.register(watcher.onDidChange(onChange));
       this.register(watcher.onDidCreate(onChange));
       this.register(watcher.onDidDelete(onChange));
@@ -102,7 +112,9 @@ export class AgentsSection extends Disposables {
       this.statuses = [];
     }
     this.decisions = new Map();
-    const text = await fs.readFile(path.join(this.logFolder(root), TOOL_LOG_FILE), 'utf8').catch(() => '');
+    // A state folder inside the workspace is not the CLI's (it refuses one there): anything in the workspace could have written it.
+    const logFolder = this.logFolder(root);
+    const text = isInside(root, logFolder) ? '' : await fs.readFile(path.join(logFolder, TOOL_LOG_FILE), 'utf8').catch(() => '');
     for (const record of parseLines(text) as HookRecord[]) {
       const agent = AGENT_IDS.find((id) => id === record.hook);
       if (!agent) continue;

@@ -140,6 +140,7 @@ export class AgentsSection extends Disposables {
         const rows: AgentsNode[] = [];
         if (!status.protected) rows.push({ kind: 'agentNote', agent: node.agent, text: 'Not protected: its own tools run outside the policy. Protect Other Agents on This Workspace… installs the hook.', icon: 'warning', command: 'toolbelt.protectOtherAgents' });
         for (const d of status.drift) rows.push({ kind: 'agentNote', agent: node.agent, text: `Drifted: ${d}`, icon: 'warning', command: 'toolbelt.protectOtherAgents' });
+        if (node.agent === 'copilot') rows.push(vscodeAgentRow(status.protected));
         if (status.protected) status.loss.forEach((_entry, index) => rows.push({ kind: 'agentRule', agent: node.agent, index }));
         rows.push({ kind: 'agentDecisions', agent: node.agent });
         return rows;
@@ -232,6 +233,15 @@ export class AgentsSection extends Disposables {
       }
     }
   }
+}
+
+/** VS Code's own agent's built-in tools: governed by the Copilot hooks file where it is installed, else by nothing of Toolbelt's. */
+export const VSCODE_BUILTIN_TOOLS = 'run_in_terminal, read_file, create_file, editFiles, fetch_webpage…';
+
+function vscodeAgentRow(governed: boolean): AgentsNode {
+  return governed
+    ? { kind: 'agentNote', agent: 'copilot', text: `VS Code's own agent (${VSCODE_BUILTIN_TOOLS}): governed by hook (.github/hooks/toolbelt.json)`, icon: 'shield' }
+    : { kind: 'agentNote', agent: 'copilot', text: `VS Code's own agent (${VSCODE_BUILTIN_TOOLS}): not governed — they run as VS Code decides, outside the policy`, icon: 'warning', command: 'toolbelt.protectOtherAgents' };
 }
 
 /** `its sandbox + the hook`, `the hook`, with ` · partly not enforceable`. */

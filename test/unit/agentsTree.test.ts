@@ -119,6 +119,15 @@ describe("The Tools view's Agents section: each agent protected or not, its loss
     assert.match(codex[0].label, /^Not protected: its own tools run outside the policy/);
     assert.deepEqual(codex.slice(1).map((r) => r.label), ['Recent decisions', 'No calls judged yet']);
 
+    // VS Code's own agent: its built-in tools are not governed until Copilot's hooks file is installed, then governed by hook.
+    const copilot = rows.slice(rows.indexOf(agents[3]) + 1, rows.indexOf(agents[4]));
+    assert.match(copilot[1].label, /^VS Code's own agent \(run_in_terminal, read_file, .*\): not governed/);
+    await changeAgents('install', ws.root, ['copilot'], policy);
+    await section.reload();
+    const governed = rowsOf(section).find((r) => r.label.startsWith("VS Code's own agent"));
+    assert.match(governed?.label ?? '', /: governed by hook \(\.github\/hooks\/toolbelt\.json\)$/);
+    assert.ok(!rowsOf(section).some((r) => /\bdeny\b/.test(r.label) && /run_in_terminal/.test(r.label)));
+
     // Drift: the policy changes after install; reload says so for the agent.
     await ws.write({ '.vscode/settings.json': '{\n  "toolbelt.runBash.deniedCommands": ["rm", "git push"]\n}\n' });
     await section.reload();

@@ -1,9 +1,11 @@
 import { accessSync, constants, promises as fs, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, agentPolicyFrom, installJson, isOwnedText, uninstallJson, type AgentId, type AgentPolicy } from './agentHookFiles';
+import { applyEdits, modify } from 'jsonc-parser';
+import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, agentPolicyFrom, installJson, isOwnedText, prefixWords, uninstallJson, type AgentId, type AgentPolicy } from './agentHookFiles';
 import { inspectAgent, lossReport, type AgentFileState, type LossEntry } from './agentLossReport';
-import { UneditableJsonError } from './editableJson';
+import { editableJsonTree, UneditableJsonError } from './editableJson';
+import { AGENT_CONFIG_PATHS } from './protectedPaths';
 import { readFolderFile, resolveFolderFile, writeFolderFile } from './folderFiles';
 import { parseSettingsText } from './settingsText';
 import { PathRefusedError, type ResolvedPath } from './workspacePaths';
@@ -254,4 +256,49 @@ export function protectionState(s: Pick<AgentStatus, 'protected' | 'drift'>): 'p
 /** A rule of the loss report in a few words: `sensitive files`, `toolbelt.runBash.deniedCommands "rm"`. */
 export function lossRuleName(entry: Pick<LossEntry, 'rule'>): string {
   return entry.rule.split(': ')[0].replace(/\s*\(.*$/, '').trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// VS Code's own agent: its approval settings from the policy
+
+/** VS Code's setting: command prefixes or /regex/ → true (runs without asking) / false (always asks). Restricted: VS Code reads it only in a trusted workspace. */
+export const VSCODE_TERMINAL_AUTO_APPROVE = 'chat.tools.terminal.autoApprove';
+/** VS Code's setting: globs → true / false (an edit of a matching file always asks). */
+export const VSCODE_EDITS_AUTO_APPROVE = 'chat.tools.edits.autoApprove';
+
+/**
+ * The entries VS Code's own agent gets from the policy: every denied command (a plain prefix or a
+ * /regex/) and every sensitive and protected path set to `false`, so VS Code asks before them even
+ * where its auto-approval would not. VS Code can only ask, not refuse: the deny is the hook's.
+ */
+export function vscodeChatEntries(policy: AgentPolicy): { terminal: string[]; edits: string[] } {
+  const terminal = policy.deniedCommands.flatMap((entry) => {
+    if (entry.startsWith('/') && entry.length > 2 && entry.endsWith('/')) return [entry];
+    const words = prefixWords(entry);
+    return words ? [words.join(' ')] : [];
+  });
+  const anywhere = (glob: string) => (glob.startsWith('**/') || glob.startsWith('/') ? glob : `**/${glob}`);
+  const folders = ['.vscode/', '.git/', ...AGENT_CONFIG_PATHS];
+  const edits = [
+    ...policy.sensitiveGlobs.map(anywhere),
+    ...folders.map((entry) => (entry.endsWith('/') ? `**/${entry}**` : `**/${entry}`)),
+    '**/*.code-workspace',
+  ];
+  return { terminal: [...new Set(terminal)], edits: [...new Set(edits)] };
+}
+
+/**
+ * The settings text with VS Code's approval entries from the policy merged in (comments and the
+ * person's other entries kept; an entry of theirs under the same key is set to false). Throws
+ * UneditableJsonError for text that is not one JSON object or names a key twice.
+ */
+export function mergeVscodeChatSettings(text: string, policy: AgentPolicy, label = WORKSPACE_SETTINGS_FILE): string {
+  let next = text.trim() === '' ? '{}\n' : text;
+  editableJsonTree(next, label);
+  const { terminal, edits } = vscodeChatEntries(policy);
+  const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+  for (const [setting, keys] of [[VSCODE_TERMINAL_AUTO_APPROVE, terminal], [VSCODE_EDITS_AUTO_APPROVE, edits]] as const) {
+    for (const key of keys) next = applyEdits(next, modify(next, [setting, key], false, format));
+  }
+  return next;
 }

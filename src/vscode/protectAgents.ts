@@ -3,8 +3,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agentHookFiles';
 import { AGENT_KINDS, TOOLBELT_COMMAND } from '../tools/agentConfigs';
-import { agentPolicyFromSettings, agentStatuses, changeAgents, CODEX_TRUST_NOTE, lossRuleName, protectionState, RefusedFile, WORKSPACE_SETTINGS_FILE, type AgentStatus, type FileChange } from '../tools/agentInstall';
+import {
+  agentPolicyFromSettings,
+  agentStatuses,
+  changeAgents,
+  CODEX_TRUST_NOTE,
+  lossRuleName,
+  mergeVscodeChatSettings,
+  protectionState,
+  VSCODE_EDITS_AUTO_APPROVE,
+  VSCODE_TERMINAL_AUTO_APPROVE, RefusedFile, WORKSPACE_SETTINGS_FILE, type AgentStatus, type FileChange } from '../tools/agentInstall';
 import type { LossEntry } from '../tools/agentLossReport';
+import { UneditableJsonError } from '../tools/editableJson';
+import { resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
 import { findOnPath, INSTALL_CLI } from './installCli';
 import { USE_IN_ANOTHER_AGENT } from './otherAgents';
 
@@ -67,10 +78,17 @@ export function registerProtectAgents(log: vscode.LogOutputChannel, changed: () 
     const agents = given ?? (await pickAgents(statuses));
     if (!agents || agents.length === 0) return undefined;
     let files: FileChange[];
+    // VS Code's own agent also gets its approval settings from the policy (in .vscode/settings.json): checked before anything is written.
+    let chatSettings: string | undefined;
     try {
+      if (agents.includes('copilot')) chatSettings = mergeVscodeChatSettings(policyRead.text, policy);
       files = await changeAgents('install', folder, agents, policy);
+      if (chatSettings !== undefined && chatSettings !== policyRead.text) {
+        await writeFolderFile(folder, await resolveFolderFile(folder, WORKSPACE_SETTINGS_FILE), chatSettings);
+        files.push({ agent: 'copilot', file: WORKSPACE_SETTINGS_FILE, action: 'written', note: `${VSCODE_TERMINAL_AUTO_APPROVE} and ${VSCODE_EDITS_AUTO_APPROVE}: VS Code's own agent asks before the denied commands and before edits of sensitive and protected files (only the hook can refuse them)` });
+      }
     } catch (error) {
-      if (!(error instanceof RefusedFile)) throw error;
+      if (!(error instanceof RefusedFile) && !(error instanceof UneditableJsonError)) throw error;
       void vscode.window.showErrorMessage(`Toolbelt: ${error.message} Nothing was written.`);
       return undefined;
     }
@@ -99,7 +117,7 @@ async function offerToolbeltOnPath(): Promise<boolean> {
   return picked === PROTECT_ANYWAY;
 }
 
-async function readPolicy(folder: string): Promise<{ policy: ReturnType<typeof agentPolicyFromSettings>['policy'] } | { problem: string }> {
+async function readPolicy(folder: string): Promise<{ policy: ReturnType<typeof agentPolicyFromSettings>['policy']; text: string } | { problem: string }> {
   let text = '';
   try {
     text = await fs.readFile(path.join(folder, WORKSPACE_SETTINGS_FILE), 'utf8');
@@ -108,7 +126,7 @@ async function readPolicy(folder: string): Promise<{ policy: ReturnType<typeof a
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return { problem: `${WORKSPACE_SETTINGS_FILE}: cannot be read (${code ?? (error as Error).message}).` };
   }
   const { policy, problems } = agentPolicyFromSettings(text);
-  return problems.length > 0 ? { problem: problems[0] } : { policy };
+  return problems.length > 0 ? { problem: problems[0] } : { policy, text };
 }
 
 async function pickAgents(statuses: readonly AgentStatus[]): Promise<AgentId[] | undefined> {

@@ -116,6 +116,24 @@ describe('Protect Other Agents on This Workspace…: the agents\' files written 
     assert.ok((await ws.read('.github/hooks/toolbelt.json')).includes('toolbelt hook copilot'));
   });
 
+  it("gives VS Code's own agent its approval settings from the policy when Copilot is protected, keeping the policy file's comments and rules", async () => {
+    const { run } = protectCommand(ws);
+    const result = await run(['copilot'], ws.root);
+    const text = await ws.read('.vscode/settings.json');
+    assert.match(text, /\/\/ the team's rules/);
+    const values = parse(text) as Record<string, Record<string, boolean> | string[]>;
+    assert.deepEqual(values['toolbelt.runBash.deniedCommands'], ['rm']);
+    assert.deepEqual(values['chat.tools.terminal.autoApprove'], { rm: false });
+    const edits = values['chat.tools.edits.autoApprove'] as Record<string, boolean>;
+    for (const glob of ['**/.env', '**/.vscode/**', '**/.git/**', '**/.claude/**', '**/.github/hooks/**', '**/.mcp.json', '**/*.code-workspace']) assert.equal(edits[glob], false, glob);
+    assert.ok(Object.values(edits).every((v) => v === false));
+    assert.ok(result!.files.some((f) => f.file === '.vscode/settings.json' && f.action === 'written'));
+    assert.match(result!.summary, /chat\.tools\.terminal\.autoApprove/);
+    // Twice: the same text.
+    await run(['copilot'], ws.root);
+    assert.equal(await ws.read('.vscode/settings.json'), text);
+  });
+
   it('offers to install `toolbelt` first when it is not on PATH, and writes nothing when the person stops', async () => {
     process.env.PATH = path.join(ws.parent, 'empty');
     const stopped = protectCommand(ws);

@@ -160,6 +160,14 @@ describe('Protect Other Agents on This Workspace…: the agents\' files written 
     assert.equal(await ws.read('.claude/settings.json'), '{\n  // mine\n  "model": "opus"\n}\n', 'the first agent\'s file is untouched too');
     assert.equal(await ws.exists('.claude/settings.json.toolbelt-backup'), false);
 
+    // A policy file with a key written twice: VS Code's settings cannot be merged into it, so no agent's file is written either.
+    await ws.write({ '.vscode/settings.json': '{ "toolbelt.runBash.deniedCommands": ["rm"], "toolbelt.runBash.deniedCommands": ["rm"] }' });
+    const twice = protectCommand(ws);
+    assert.equal(await twice.run(['claude-code', 'copilot'], ws.root), undefined);
+    assert.match(twice.said.at(-1)!.text, /defined twice[\s\S]*Nothing was written\./);
+    assert.equal(await ws.exists('.github/hooks/toolbelt.json'), false);
+    assert.equal(await ws.read('.claude/settings.json'), '{\n  // mine\n  "model": "opus"\n}\n');
+
     await ws.write({ '.vscode/settings.json': '{ "toolbelt.runBash.deniedCommands": [' });
     const broken = protectCommand(ws);
     assert.equal(await broken.run(['claude-code'], ws.root), undefined);

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Verdict } from '../tools/consent';
-import { parse } from 'jsonc-parser';
-import { agentFileSpecs, agentPolicyFrom, hookInstalled } from '../tools/agentHookFiles';
+import { agentPolicyFromSettings, agentStatuses } from '../tools/agentInstall';
 import { AGENT_LABELS, HOOK_AGENTS, type HookAgent } from '../tools/nativeCalls';
 import type { PolicyExample } from '../tools/policyTests';
 import { runHook } from './hookCommand';
@@ -27,17 +26,14 @@ export interface HookChoices {
   acceptWorkspaceSandbox: boolean;
 }
 
-/** The agents whose hook entry is in their project files (as `toolbelt agents install` writes it). */
-export function installedAgents(root: string, settingsText: string): HookAgent[] {
-  const values = (parse(settingsText, [], { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
-  const policy = agentPolicyFrom(values, settingsText);
-  return HOOK_AGENTS.filter((agent) =>
-    agentFileSpecs(agent, policy).some((spec): boolean => {
-      if (spec.kind !== 'json' || spec.hooks.length === 0) return false;
-      const file = path.join(root, spec.file);
-      return existsSync(file) && hookInstalled(spec, readFileSync(file, 'utf8'));
-    }),
-  );
+/**
+ * The agents protected in this workspace (their hook entries as `toolbelt agents install` writes
+ * them), and each one's drift: what its files no longer say of today's policy.
+ */
+export async function protectedAgents(root: string, settingsText: string, env: NodeJS.ProcessEnv): Promise<{ agent: HookAgent; drift: string[] }[]> {
+  const { policy } = agentPolicyFromSettings(settingsText);
+  const statuses = await agentStatuses(root, HOOK_AGENTS, policy, env);
+  return statuses.filter((status) => status.protected).map((status) => ({ agent: status.agent, drift: status.drift }));
 }
 
 /**

@@ -1,10 +1,14 @@
 import type { PolicyPart, PolicyRule } from '../tools/consent';
-import { describeRule, type PolicyDecision } from '../tools/policyDecision';
+import { describeRule, UNREGISTERED_RULE, type PolicyDecision } from '../tools/policyDecision';
 import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples, type PolicyExample } from '../tools/policyTests';
 import { locateSetting } from '../tools/settingsLocations';
 import { terminalJson, terminalLine } from '../common/visibleText';
+import { AGENT_LABELS as HOOK_AGENT_LABELS, decideNativeCall, type HookAgent, type NativeCall } from '../tools/nativeCalls';
+import { agentPolicyFromSettings, agentStatuses } from '../tools/agentInstall';
 import type { CliWorkspace } from './cliWorkspace';
 import type { PersonChoices } from './personChoices';
+import { readPolicy as readHookPolicy } from './hookCommand';
+import { HookEventError, parseHookEvent } from './hookEvents';
 import { WORKSPACE_SETTINGS } from './liveSettings';
 import type { SettingsSnapshot } from './settingsFiles';
 import { EXIT, UsageError } from './usage';
@@ -28,6 +32,12 @@ export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
   parts?: (Omit<PolicyPart, 'rule'> & { rule: LocatedRule })[];
   /** Set when the tool is switched off until the person enables it. */
   note?: string;
+  /**
+   * Set for another agent's own tool (VS Code's/Copilot's run_in_terminal, Claude Code's Bash…):
+   * which agent's, and whether its calls go through `toolbelt hook` in this workspace. The verdict
+   * is then the hook's, and it holds only where `governed` is `hook`.
+   */
+  native?: { agent: HookAgent; label: string; governed: 'hook' | 'not governed' };
 }
 
 /** Where a rule is written: the workspace's settings first, then the person's file. */
@@ -52,6 +62,12 @@ export async function explainCall(workspace: CliWorkspace, tool: string, args: R
   await workspace.ready();
   const decision = await workspace.decide(tool, args);
   const registered = workspace.manager.list().find((t) => t.name === tool || t.modelName === tool);
+  // Not an active Toolbelt tool, but another agent's own (VS Code's run_in_terminal, Claude Code's Bash): Toolbelt does not refuse
+  // that call, the agent runs it; what stands in its way is `toolbelt hook`, where it is installed. Say what the hook decides.
+  if (!registered && decision.rule === UNREGISTERED_RULE) {
+    const native = await nativeExplanation(workspace, tool, args);
+    if (native) return native;
+  }
   const { rule, parts, ...rest } = decision;
   const explanation: Explanation = { ...rest, args, rule: locateRule(workspace, rule) };
   if (parts) explanation.parts = parts.map((part) => ({ ...part, rule: locateRule(workspace, part.rule) }));
@@ -59,6 +75,70 @@ export async function explainCall(workspace: CliWorkspace, tool: string, args: R
     explanation.note = `${registered.name} is off until the person switches it on (toolbelt mcp --enable ${registered.name}); this is what the rules decide once it is on.`;
   }
   return explanation;
+}
+
+/** The agents whose own tools `policy explain` knows, VS Code's first (its Chat is where a person meets them beside Toolbelt's). */
+const NATIVE_ORDER: readonly HookAgent[] = ['copilot', 'claude-code', 'gemini-cli', 'codex', 'cursor'];
+
+/** Each agent's hook event for one call of `tool`, as the agent sends it (hookEvents.ts reads it back). */
+function nativeEvent(agent: HookAgent, root: string, tool: string, args: Record<string, unknown>): Record<string, unknown> {
+  const common = { session_id: 'policy-explain', cwd: root, tool_name: tool, tool_input: args };
+  if (agent === 'cursor') return { ...common, hook_event_name: 'preToolUse', workspace_roots: [root] };
+  if (agent === 'gemini-cli') return { ...common, hook_event_name: 'BeforeTool' };
+  return { ...common, hook_event_name: 'PreToolUse', ...(agent === 'claude-code' ? { permission_mode: 'default' } : {}) };
+}
+
+/**
+ * What `toolbelt hook AGENT` decides for a call of another agent's own tool named `tool`, or
+ * undefined when no agent has a tool of that name (then it is simply not an active tool here).
+ */
+async function nativeExplanation(workspace: CliWorkspace, tool: string, args: Record<string, unknown>): Promise<Explanation | undefined> {
+  const root = workspace.root;
+  for (const agent of NATIVE_ORDER) {
+    let call: NativeCall | undefined;
+    let malformed: string | undefined;
+    try {
+      call = parseHookEvent(agent, JSON.stringify(nativeEvent(agent, root, tool, args)), {}).call;
+    } catch (error) {
+      // The agent's own tool, with arguments it would not send: the hook fails closed on them.
+      if (!(error instanceof HookEventError)) throw error;
+      malformed = error.message;
+    }
+    if (call && call.kind === 'other' && !call.inert) continue;
+    const label = HOOK_AGENT_LABELS[agent];
+    const governed = (await hookInstalled(workspace, agent)) ? 'hook' : 'not governed';
+    // Not the manifest (it would load into dist/hook.js, which imports this file): a Toolbelt tool of the same name is simply not active here.
+    const toolbeltToo = ` (${tool} is no active Toolbelt tool here: this is ${label}'s own.)`;
+    const where = governed === 'hook'
+      ? `Governed by hook: ${label} runs \`toolbelt hook ${agent}\` before this tool in this workspace, and that is its answer.`
+      : `Not governed: nothing of Toolbelt stands before ${label}'s ${tool} in this workspace, so the call runs as ${label} decides. This is what \`toolbelt hook ${agent}\` would answer once installed (toolbelt agents install ${agent}).`;
+    const native = { agent, label, governed } as const;
+    if (malformed !== undefined) {
+      return { tool, verdict: 'deny', reason: `the hook cannot read this call (${malformed}), and it denies what it cannot read`, args, rule: { kind: 'builtin', text: 'built in (the hook fails closed)' }, note: `${where}${toolbeltToo}`, native };
+    }
+    let hookPolicy;
+    try {
+      hookPolicy = readHookPolicy(root, { userFile: workspace.settings.current.user?.path, acceptWorkspaceCommands: false, acceptWorkspaceSandbox: false, runWithoutAsking: new Set() });
+    } catch (error) {
+      return { tool, verdict: 'deny', reason: `${(error as Error).message}: the hook denies every call while it is so`, args, rule: { kind: 'builtin', text: 'built in (the hook fails closed)' }, note: `${where}${toolbeltToo}`, native };
+    }
+    const decision = decideNativeCall(call!, hookPolicy.policy);
+    const explanation: Explanation = { tool, verdict: decision.verdict, reason: decision.reason, args, rule: locateRuleIn(hookPolicy.files, decision.rule), note: `${where}${toolbeltToo}`, native };
+    if (decision.parts) explanation.parts = decision.parts.map((part) => ({ ...part, rule: locateRuleIn(hookPolicy.files, part.rule) }));
+    return explanation;
+  }
+  return undefined;
+}
+
+/** Whether the agent's hook entry is in this workspace's files as `toolbelt agents install` writes it. */
+async function hookInstalled(workspace: CliWorkspace, agent: HookAgent): Promise<boolean> {
+  try {
+    const { policy } = agentPolicyFromSettings(workspace.settings.current.workspace.text);
+    const [status] = await agentStatuses(workspace.root, [agent], policy, {});
+    return status.protected;
+  } catch {
+    return false;
+  }
 }
 
 /** `toolbelt policy explain TOOL ARGS_JSON`: the decision, as text or one JSON object. */
@@ -84,7 +164,9 @@ function parseArgsJson(text: string): Record<string, unknown> {
 
 /** The decision as lines for a terminal; names, commands and settings entries in it are shown with their hidden characters escaped. */
 export function formatExplanation(e: Explanation): string {
-  const lines = [`${e.verdict}  ${terminalLine(e.tool)} ${terminalLine(JSON.stringify(e.args))}`, `  reason: ${terminalLine(e.reason)}`, `  where:  ${terminalLine(e.rule.text)}`];
+  // Another agent's own tool that no hook governs here runs whatever the hook would say: the first word must not read as Toolbelt's refusal.
+  const head = e.native?.governed === 'not governed' ? `not governed (toolbelt hook ${e.native.agent} would ${e.verdict})` : e.verdict;
+  const lines = [`${head}  ${terminalLine(e.tool)} ${terminalLine(JSON.stringify(e.args))}`, `  reason: ${terminalLine(e.reason)}`, `  where:  ${terminalLine(e.rule.text)}`];
   if (e.note) lines.push(`  note:   ${terminalLine(e.note)}`);
   if (e.parts?.length) {
     lines.push('  parts:');
@@ -128,9 +210,12 @@ export async function policyTest(workspace: CliWorkspace, agents?: AgentsOption)
 }
 
 async function agentLines(root: string, settingsText: string, examples: readonly PolicyExample[], option: AgentsOption): Promise<{ lines: string[]; failed: number; total: number }> {
-  const { checkExamplesThroughAgents, checkWithCodexRules, findCodexEntry, installedAgents } = await import('./policyAgents');
-  const agents = installedAgents(root, settingsText);
-  if (agents.length === 0) return { lines: ['FAIL  --agents: no agent is protected in this workspace (toolbelt agents install AGENT… writes their hooks).'], failed: 1, total: 1 };
+  const { checkExamplesThroughAgents, checkWithCodexRules, findCodexEntry, protectedAgents } = await import('./policyAgents');
+  const found = await protectedAgents(root, settingsText, option.env);
+  if (found.length === 0) return { lines: ['FAIL  --agents: no agent is protected in this workspace (toolbelt agents install AGENT… writes their hooks).'], failed: 1, total: 1 };
+  const agents = found.map((f) => f.agent);
+  // An agent whose files no longer say what today's policy would have them say fails, whatever its hook answers.
+  const drifted = found.filter((f) => f.drift.length > 0).map((f) => `FAIL  --agents: ${HOOK_AGENT_LABELS[f.agent]}'s files drifted from the policy (${terminalLine(f.drift.join('; '))}); run toolbelt agents install ${f.agent}.`);
   const { choices } = option;
   const results = [
     ...(await checkExamplesThroughAgents(root, examples, agents, { userSettings: choices.userSettingsFile, acceptWorkspaceCommands: choices.acceptWorkspaceCommands, acceptWorkspaceSandbox: choices.acceptWorkspaceSandbox ?? false })),
@@ -138,8 +223,8 @@ async function agentLines(root: string, settingsText: string, examples: readonly
   ];
   const counted = results.filter((r) => r.answered !== 'skip');
   return {
-    lines: counted.map((r) => `${r.pass ? 'pass' : 'FAIL'}  ${WORKSPACE_SETTINGS}:${r.example.line}  ${terminalLine(r.message)}`),
-    failed: counted.filter((r) => !r.pass).length,
-    total: counted.length,
+    lines: [...drifted, ...counted.map((r) => `${r.pass ? 'pass' : 'FAIL'}  ${WORKSPACE_SETTINGS}:${r.example.line}  ${terminalLine(r.message)}`)],
+    failed: drifted.length + counted.filter((r) => !r.pass).length,
+    total: drifted.length + counted.length,
   };
 }

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { lineOf } from '../tools/settingsLocations';
+import { parseSettingsText } from '../tools/settingsText';
 
 /** One settings file as read: its text (comments kept), its values, what was wrong with it. */
 export interface SettingsFile {
@@ -27,17 +26,7 @@ export function readSettingsFile(path: string, label: string): SettingsFile {
   return { path, label, exists: true, text, ...parseSettingsText(text, label) };
 }
 
-/** The values of a settings.json text; problems name the line. */
-export function parseSettingsText(text: string, label: string): { values: Record<string, unknown>; problems: string[] } {
-  if (text.trim() === '') return { values: {}, problems: [] };
-  const errors: ParseError[] = [];
-  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const problems = errors.map((e) => `${label}:${lineOf(text, e.offset)}: ${printParseErrorCode(e.error)}.`);
-  if (!root || typeof root !== 'object' || Array.isArray(root)) {
-    return { values: {}, problems: [...problems, `${label}: a settings file must hold one JSON object.`] };
-  }
-  return { values: root as Record<string, unknown>, problems };
-}
+export { parseSettingsText };
 
 /** A setting's value at the person's own level and at the workspace's (undefined where unset). */
 export interface SettingLevels {

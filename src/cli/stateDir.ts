@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { promises as fs, realpathSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StoreAccess } from '../tools/callGroups';
 import { CheckpointStore } from '../tools/checkpoints';
 import { isAlive } from '../tools/processTable';
 import { isInside } from '../tools/pathChecks';
 import { hideFromSandboxes } from '../tools/sandboxLaunch';
+import { stateFolderPath } from '../tools/stateFolder';
 import { UsageError } from './usage';
 
 /**
@@ -18,15 +17,7 @@ import { UsageError } from './usage';
  * could plant records there that a later `toolbelt undo` would carry out.
  */
 export function stateDirFor(workspaceRoot: string, base: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const home = os.homedir();
-  const root =
-    base ??
-    (process.platform === 'win32'
-      ? path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'toolbelt')
-      : path.join(env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'toolbelt'));
-  const id = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 16);
-  const name = path.basename(workspaceRoot).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'workspace';
-  const dir = path.join(root, `${name}-${id}`);
+  const dir = stateFolderPath(workspaceRoot, base, env);
   if (isInside(realWorkspace(workspaceRoot), realExisting(dir))) {
     const which = base === undefined ? `The default state folder ${dir}` : `The state folder ${dir}`;
     throw new UsageError(

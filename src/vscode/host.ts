@@ -13,6 +13,7 @@ import { registerToolLog } from './toolLog';
 import { registerCommandToolNote } from './commandToolNote';
 import { registerInstallCli } from './installCli';
 import { registerOtherAgents } from './otherAgents';
+import { registerProtectAgents } from './protectAgents';
 import { registerPolicyTestDiagnostics } from './policyTestDiagnostics';
 import { registerRuleDiagnostics } from './ruleDiagnostics';
 import { registerRegistryDiagnostics } from './registryDiagnostics';
@@ -48,7 +49,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   const tree = registerToolsView(context, tools, (provider) => shell.treeView(TOOLS_VIEW, provider));
   registerToolCommands(context, tools, tree, log);
   registerCommandToolNote(context, tools);
-  context.subscriptions.push(registerOtherAgents(context, log), registerInstallCli(context, log));
+  context.subscriptions.push(registerOtherAgents(context, log), registerInstallCli(context, log), registerProtectAgents(log, () => tree.refresh()));
   registerToolsPlacement(context, log);
   registerRegistryDiagnostics(context, tools, log);
   context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log), registerRuleDiagnostics(toolContext, watcher, log));

@@ -7,7 +7,8 @@ import { isLockedByTrust } from '../tools/trustPolicy';
 import type { ToolDefinition } from '../tools/types';
 import { ASKS_EACH_TIME, asksEachTime, riskLook } from './riskIcons';
 import { externalRows } from './sources/sourceTree';
-import type { ToolsNode } from './toolsTreeNodes';
+import { AgentsSection } from './toolsTreeAgents';
+import type { AgentsNode, ToolsNode } from './toolsTreeNodes';
 import type { WorkspaceTools } from './workspaceTools';
 import { Disposables } from './dispose';
 
@@ -36,9 +37,17 @@ export class ToolsTreeProvider extends Disposables implements vscode.TreeDataPro
   private readonly emitter = this.register(new vscode.EventEmitter<ToolsNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
 
-  constructor(private readonly tools: WorkspaceTools) {
+  /** The Agents section: other agents on this workspace, protected or not, and what they did. */
+  readonly agents: AgentsSection;
+
+  constructor(
+    private readonly tools: WorkspaceTools,
+    agents?: AgentsSection,
+  ) {
     super();
+    this.agents = this.register(agents ?? new AgentsSection().watch());
     this.register(tools.onDidChange(() => this.refresh()));
+    this.register(this.agents.onDidChange(() => this.refresh()));
   }
 
   refresh(): void {
@@ -53,8 +62,9 @@ export class ToolsTreeProvider extends Disposables implements vscode.TreeDataPro
     if (!node) {
       if (!vscode.workspace.workspaceFolders?.length) return [];
       // The builtins keep their Active and Available at the top; each other source follows with its own.
-      return [...builtinGroups, ...externalRows.roots(this.tools)];
+      return [...builtinGroups, ...externalRows.roots(this.tools), ...this.agents.roots()];
     }
+    if (isAgentsNode(node)) return this.agents.children(node);
     if (node.kind === 'source' || node.kind === 'sourceGroup') return externalRows.children(this.tools, node);
     if (node.kind !== 'group') return [];
     if (node.group === 'active') {
@@ -92,6 +102,8 @@ export class ToolsTreeProvider extends Disposables implements vscode.TreeDataPro
       case 'source':
       case 'sourceGroup':
         return externalRows.item(this.tools, node);
+      default:
+        return this.agents.item(node);
     }
   }
 
@@ -183,6 +195,12 @@ export class ToolsTreeProvider extends Disposables implements vscode.TreeDataPro
   }
 }
 
+const AGENTS_KINDS: ReadonlySet<string> = new Set(['agents', 'agent', 'agentRule', 'agentDecisions', 'agentDecision', 'agentNote']);
+
+function isAgentsNode(node: ToolsNode): node is AgentsNode {
+  return AGENTS_KINDS.has(node.kind);
+}
+
 /** "850", "1.2k": the size of a tool schema as a person reads it. */
 export function formatTokens(tokens: number): string {
   return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
@@ -240,7 +258,7 @@ export function registerToolsView(
     view,
     tools.onDidChange(updateMessage),
     // Expanding a server that has not started starts it (its approval asks first where it must).
-    view.onDidExpandElement(({ element }) => externalRows.expanded(tools, element)),
+    view.onDidExpandElement(({ element }) => (isAgentsNode(element) ? void provider.agents.reload() : externalRows.expanded(tools, element))),
     view.onDidChangeCheckboxState(async (event) => {
       for (const [node, state] of event.items) {
         if (node.kind !== 'tool' || node.group !== 'active') continue;

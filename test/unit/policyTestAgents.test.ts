@@ -53,6 +53,16 @@ describe('toolbelt policy test --agents', function () {
     assert.deepEqual(await fixture.callLog(), [], "the rehearsals do not go into the workspace's call log");
   });
 
+  it("fails when an agent's files drifted from the policy since install, saying how to bring them back", async () => {
+    assert.equal((await runCliProcess(['agents', 'install', 'claude-code', '--workspace', fixture.root])).code, 0);
+    await fixture.writeSettings({ ...settings(EXAMPLES), 'toolbelt.runBash.deniedCommands': ['rm', 'curl'] });
+    const result = await policyTest();
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /^FAIL {2}--agents: Claude Code's files drifted from the policy \(.+\); run toolbelt agents install claude-code\.$/m);
+    assert.equal((await runCliProcess(['agents', 'install', 'claude-code', '--workspace', fixture.root])).code, 0);
+    assert.equal((await policyTest()).code, 0, 'installed again: no drift');
+  });
+
   it('fails an example one agent answers otherwise, naming the agent and the hook\'s reason', async () => {
     await fixture.writeSettings(settings([...EXAMPLES, { tool: 'run_bash', args: { command: 'rm -rf data' }, expect: 'allow' }]));
     assert.equal((await runCliProcess(['agents', 'install', 'claude-code', '--workspace', fixture.root])).code, 0);

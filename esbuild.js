@@ -254,6 +254,22 @@ targets.push({
   plugins: [...common.plugins, loadedApart({ inline: ['chat'] }), cliThroughCore],
 });
 
+/**
+ * `toolbelt hook AGENT` (dist/hook.js): dist/cli.js hands `hook` to it before loading its own
+ * core, so each of another agent's tool calls costs only this small bundle (no MCP SDK, no
+ * providers). It shares dist/lib-unbash.js, loaded on the first command it judges.
+ */
+targets.push({
+  ...common,
+  entryPoints: { hook: 'src/hook.ts' },
+  outdir: 'dist',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  alias: ESM_BUILDS,
+  plugins: [...common.plugins, loadedApart()],
+});
+
 const webviewEntry = 'src/webview/main.ts';
 if (fs.existsSync(webviewEntry)) {
   targets.push({

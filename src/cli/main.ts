@@ -49,6 +49,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   if (first === '--help' || first === '-h' || first === 'help') return write(io.stdout, USAGE, EXIT.ok);
   if (first === '--version') return write(io.stdout, `${version()}\n`, EXIT.ok);
+  // dist/cli.js hands `hook` to dist/hook.js before this; here for a caller of runCli itself.
+  if (first === 'hook') return (await import('./hookCommand')).runHook(argv.slice(1), io);
   const command = first === 'policy' && (second === 'explain' || second === 'test') ? `policy ${second}` : first;
   const specs = COMMANDS[command];
   if (!specs) {

@@ -5,6 +5,7 @@ import { locateSetting } from '../tools/settingsLocations';
 import { terminalJson, terminalLine } from '../common/visibleText';
 import type { CliWorkspace } from './cliWorkspace';
 import { WORKSPACE_SETTINGS } from './liveSettings';
+import type { SettingsSnapshot } from './settingsFiles';
 import { EXIT, UsageError } from './usage';
 
 /** A rule with where it is written: `.vscode/settings.json:12`, the person's file, or built in. */
@@ -30,10 +31,15 @@ export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
 
 /** Where a rule is written: the workspace's settings first, then the person's file. */
 export function locateRule(workspace: CliWorkspace, rule: PolicyRule | undefined): LocatedRule {
+  return locateRuleIn(workspace.settings.current, rule);
+}
+
+/** locateRule over the settings files as read (`toolbelt hook` reads them without a CliWorkspace). */
+export function locateRuleIn(files: Pick<SettingsSnapshot, 'workspace' | 'user'>, rule: PolicyRule | undefined): LocatedRule {
   const named = describeRule(rule);
   if (!rule || 'builtin' in rule) return { kind: 'builtin', text: named };
   if ('choice' in rule) return { kind: 'choice', text: named };
-  const { workspace: settings, user } = workspace.settings.current;
+  const { workspace: settings, user } = files;
   for (const file of [settings, ...(user ? [user] : [])]) {
     const found = file.exists ? locateSetting(file.text, rule.setting, rule.entry) : undefined;
     if (found) return { kind: 'setting', setting: rule.setting, ...(rule.entry !== undefined ? { entry: rule.entry } : {}), file: file.label, line: found.line, text: `${file.label}:${found.line} (${named})` };

@@ -26,6 +26,9 @@ Commands:
   policy explain TOOL ARGS_JSON   Say whether a call is allowed, asks or is denied, why, and where the rule is
   policy test                     Check the examples in toolbelt.policy.tests
   undo                            Undo the last call group made through toolbelt mcp or toolbelt run
+  hook AGENT                      Answer another agent's pre-tool-call hook (event JSON on stdin) from this
+                                  workspace's policy, in the agent's format: claude-code, codex, gemini-cli,
+                                  copilot, cursor. Any error, unreadable policy or 5 s without an answer: deny
 
 Every command:
   --workspace DIR                 The workspace folder (default: the current folder)
@@ -58,6 +61,9 @@ run:
 
 policy explain:
   --json                          The decision as one JSON object
+
+hook (the hook line may add --workspace, --user-settings, --state-dir, --accept-workspace-commands,
+--accept-workspace-sandbox and --run-without-asking; the workspace defaults to the event's cwd)
 
 Exit codes:
   0    success

@@ -1,0 +1,164 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { AgentWorkspace } from '../support/agentWorkspace';
+import { builtCli } from '../support/cliProcess';
+import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
+import { allToolResults } from '../support/modelServerToolResults';
+import { AGENT_PACKAGES, findAgent, runAgent, scriptTurns, SECRET, type AgentRun } from '../support/realAgents';
+
+/*
+ * The real Claude Code (the pinned devDependency), driven by a scripted Anthropic Messages server in
+ * its most permissive headless mode (`-p --permission-mode bypassPermissions`): its own Bash, Read,
+ * Edit and Write run without a question, so only Toolbelt's PreToolUse hook stands in the way. Each
+ * hostile case is first shown to do harm without Toolbelt, so the test can fail.
+ */
+
+const PKG = AGENT_PACKAGES['claude-code'];
+const found = findAgent('claude-code');
+
+describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
+  this.timeout(180_000);
+  let model: ModelServer;
+  const places: AgentWorkspace[] = [];
+
+  before(async function () {
+    if ('missing' in found) {
+      // Environment guard only: CI installs the devDependencies, so there this runs.
+      console.log(`      skipped: ${found.missing}`);
+      this.skip();
+    }
+    builtCli();
+    model = await ModelServer.start();
+  });
+  after(async () => {
+    await model?.close();
+    await Promise.all(places.map((p) => p.dispose()));
+  });
+
+  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string): Promise<AgentWorkspace> {
+    const p = await AgentWorkspace.create('claude-code', { withToolbelt, settings });
+    places.push(p);
+    return p;
+  }
+
+  /** One headless run in which the model calls `turns` (one turn per tool result), then ends. */
+  async function claude(p: AgentWorkspace, turns: ScriptedToolCall[][]): Promise<{ run: AgentRun; results: string }> {
+    scriptTurns(model, 'Bash', turns);
+    const run = await runAgent((found as { entry: string }).entry, ['-p', 'Do the task.', '--permission-mode', 'bypassPermissions', '--output-format', 'json', '--model', 'claude-sonnet-4-5'], {
+      cwd: p.root,
+      env: p.env({
+        ANTHROPIC_BASE_URL: model.anthropicBaseUrl,
+        ANTHROPIC_API_KEY: 'test-key',
+        // No update checks, telemetry or error reports: the scripted server is the only address.
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        // Claude Code refuses bypassPermissions as root unless it is told it runs in a sandbox (CI runs as root).
+        IS_SANDBOX: '1',
+      }),
+    });
+    assert.equal(run.timedOut, false, `Claude Code did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
+    assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+    assert.equal((JSON.parse(run.stdout) as { result: string }).result, 'All done.', run.stdout);
+    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(model.requests));
+    return { run, results: allToolResults(model.requests) };
+  }
+
+  const bashCatEnv: ScriptedToolCall[][] = [[{ name: 'Bash', arguments: { command: 'cat .env', description: 'Show the environment file' } }]];
+  const readEnv = (p: AgentWorkspace): ScriptedToolCall[][] => [[{ name: 'Read', arguments: { file_path: path.join(p.root, '.env') } }]];
+  const rmData: ScriptedToolCall[][] = [[{ name: 'Bash', arguments: { command: 'rm -rf data', description: 'Remove data' } }]];
+  const editSettings = (p: AgentWorkspace): ScriptedToolCall[][] => {
+    const file = path.join(p.root, '.vscode', 'settings.json');
+    // Claude Code edits only a file it has read in this session: Read first, then Edit.
+    return [[{ name: 'Read', arguments: { file_path: file } }], [{ name: 'Edit', arguments: { file_path: file, old_string: '"rm"', new_string: '"nothing"' } }]];
+  };
+  const writeOutside = (p: AgentWorkspace): ScriptedToolCall[][] => [[{ name: 'Write', arguments: { file_path: `${p.root}/../outside.txt`, content: 'escaped\n' } }]];
+
+  describe('without Toolbelt (each hostile call does harm: the cases below can fail)', () => {
+    it('its Bash `cat .env` and its Read of .env bring the secret back to the model', async () => {
+      const p = await place(false);
+      assert.match((await claude(p, bashCatEnv)).results, new RegExp(SECRET));
+      assert.match((await claude(p, readEnv(p))).results, new RegExp(SECRET));
+    });
+
+    it('its Bash `rm -rf data` removes data/', async () => {
+      const p = await place(false);
+      await claude(p, rmData);
+      assert.equal(await p.exists('data'), false);
+    });
+
+    it('its Edit of .vscode/settings.json changes the policy file', async () => {
+      const p = await place(false);
+      await claude(p, editSettings(p));
+      assert.match(await p.read('.vscode/settings.json'), /"nothing"/);
+    });
+
+    it('its Write to ../outside.txt creates a file outside the workspace', async () => {
+      const p = await place(false);
+      await claude(p, writeOutside(p));
+      assert.equal(await p.outsideExists(), true);
+    });
+  });
+
+  describe('with `toolbelt hook claude-code` as its PreToolUse hook', () => {
+    it('its Bash `cat .env` and its Read of .env never bring the secret back; the model is told why', async () => {
+      const p = await place(true);
+      const shell = await claude(p, bashCatEnv);
+      assert.doesNotMatch(shell.results, new RegExp(SECRET));
+      assert.match(shell.results, /Toolbelt: denied/);
+      const read = await claude(p, readEnv(p));
+      assert.doesNotMatch(read.results, new RegExp(SECRET));
+      assert.match(read.results, /Toolbelt: denied.*sensitive/s);
+    });
+
+    it('its Bash `rm -rf data` is denied by the workspace rule and data/ stays', async () => {
+      const p = await place(true);
+      const { results } = await claude(p, rmData);
+      assert.equal(await p.read('data/keep.txt'), 'keep me\n');
+      assert.match(results, /Toolbelt: denied.*\.vscode\/settings\.json:\d+/s);
+    });
+
+    it('its Edit of .vscode/settings.json leaves the file as it was (bypass mode would let an ask through)', async () => {
+      const p = await place(true);
+      const before = await p.read('.vscode/settings.json');
+      const { results } = await claude(p, editSettings(p));
+      assert.equal(await p.read('.vscode/settings.json'), before);
+      assert.match(results, /Toolbelt: denied/);
+      assert.deepEqual((await p.callLog()).map((r) => [r.tool, r.status]), [['Read', 'ok'], ['Edit', 'refused']]);
+    });
+
+    it('its Write to ../outside.txt creates nothing', async () => {
+      const p = await place(true);
+      const { results } = await claude(p, writeOutside(p));
+      assert.equal(await p.outsideExists(), false);
+      assert.match(results, /Toolbelt: denied.*outside the workspace/s);
+    });
+
+    it('ordinary reads, writes and an allowed command still work, and each decision is in the call log as Claude Code', async () => {
+      const p = await place(true);
+      const { results } = await claude(p, [
+        [{ name: 'Read', arguments: { file_path: path.join(p.root, 'src', 'a.txt') } }],
+        [{ name: 'Write', arguments: { file_path: path.join(p.root, 'notes', 'n.txt'), content: 'written by claude\n' } }],
+        [{ name: 'Bash', arguments: { command: 'ls data', description: 'List data' } }],
+      ]);
+      assert.match(results, /alpha/);
+      assert.equal(await p.read('notes/n.txt'), 'written by claude\n');
+      assert.match(results, /keep\.txt/);
+      const log = await p.callLog();
+      assert.deepEqual(log.map((r) => [r.tool, r.status]), [['Read', 'ok'], ['Write', 'ok'], ['Bash', 'ok']]);
+      assert.ok(log.every((r) => r.caller === 'Claude Code'), JSON.stringify(log));
+    });
+
+    it('a malformed .vscode/settings.json denies even an ordinary read and write', async () => {
+      const p = await place(true, '{ "toolbelt.runBash.deniedCommands": ["rm"\n');
+      const { results } = await claude(p, [
+        [{ name: 'Read', arguments: { file_path: path.join(p.root, 'src', 'a.txt') } }],
+        [{ name: 'Write', arguments: { file_path: path.join(p.root, 'notes.txt'), content: 'x' } }],
+      ]);
+      assert.doesNotMatch(results, /alpha/);
+      assert.equal(await p.exists('notes.txt'), false);
+      assert.match(results, /Toolbelt: denied/);
+    });
+  });
+});

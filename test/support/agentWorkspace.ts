@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { stateDirFor } from '../../src/cli/stateDir';
@@ -12,6 +13,9 @@ import { TempWorkspace } from './workspace';
  * agent's hook configuration and a `toolbelt` on PATH.
  */
 export class AgentWorkspace {
+  /** The user the agent runs as when not this process's (uid = gid); see `runAs`. */
+  private owner: number | undefined;
+
   private constructor(
     readonly ws: TempWorkspace,
     readonly withToolbelt: boolean,
@@ -28,6 +32,21 @@ export class AgentWorkspace {
       await toolbeltShim(place.bin);
     }
     return place;
+  }
+
+  /**
+   * Hands the whole place (workspace, home, state, settings) to `uid` (gid the same), so the agent
+   * and its hook can run as that user; call after writing the agent's own files into the home.
+   */
+  runAs(uid: number): { uid: number; gid: number } {
+    execFileSync('chown', ['-R', `${uid}:${uid}`, this.ws.parent]);
+    this.owner = uid;
+    return { uid, gid: uid };
+  }
+
+  /** The user the agent runs as, when `runAs` gave the place away. */
+  get user(): { uid: number; gid: number } | undefined {
+    return this.owner === undefined ? undefined : { uid: this.owner, gid: this.owner };
   }
 
   get root(): string {
@@ -68,9 +87,14 @@ export class AgentWorkspace {
     return fs.lstat(this.outside).then(() => true, () => false);
   }
 
+  /** The call log `toolbelt hook` writes for this workspace. */
+  get callLogFile(): string {
+    return path.join(stateDirFor(this.root, this.stateBase), 'tool-calls.jsonl');
+  }
+
   /** What `toolbelt hook` wrote to the call log. */
   async callLog(): Promise<ToolCallRecord[]> {
-    return parseLines(await fs.readFile(path.join(stateDirFor(this.root, this.stateBase), 'tool-calls.jsonl'), 'utf8').catch(() => ''));
+    return parseLines(await fs.readFile(this.callLogFile, 'utf8').catch(() => ''));
   }
 
   dispose(): Promise<void> {

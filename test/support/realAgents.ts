@@ -51,10 +51,15 @@ export interface AgentRun {
  * Runs an agent to its end, bounded: at `timeoutMs` its whole process group (hooks included) is
  * killed. Resolves, never rejects for the agent's own failure.
  */
-export function runAgent(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<AgentRun> {
+export function runAgent(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; user?: { uid: number; gid: number } },
+): Promise<AgentRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // With a user, Node drops to it (and clears the supplementary groups) before exec.
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options.user });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
@@ -46,6 +47,7 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
     scriptTurns(model, 'Bash', turns);
     const run = await runAgent((found as { entry: string }).entry, ['-p', 'Do the task.', '--permission-mode', 'bypassPermissions', '--output-format', 'json', '--model', 'claude-sonnet-4-5'], {
       cwd: p.root,
+      user: p.user,
       env: p.env({
         ANTHROPIC_BASE_URL: model.anthropicBaseUrl,
         ANTHROPIC_API_KEY: 'test-key',
@@ -159,6 +161,25 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
       assert.doesNotMatch(results, /alpha/);
       assert.equal(await p.exists('notes.txt'), false);
       assert.match(results, /Toolbelt: denied/);
+    });
+
+    it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {
+      // Environment guard: handing the files to uid 65534 and switching to it needs root.
+      if (process.getuid?.() !== 0) {
+        console.log('      skipped: switching to uid 65534 needs root');
+        this.skip();
+      }
+      const bare = await place(false);
+      bare.runAs(65534);
+      assert.match((await claude(bare, bashCatEnv)).results, new RegExp(SECRET));
+      const p = await place(true);
+      p.runAs(65534);
+      const { results } = await claude(p, [...bashCatEnv, ...rmData]);
+      assert.doesNotMatch(results, new RegExp(SECRET));
+      assert.equal(await p.read('data/keep.txt'), 'keep me\n');
+      assert.equal((await p.callLog()).filter((r) => r.status === 'refused').length, 2);
+      // The hook ran as that user too: it created the call log.
+      assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
     });
   });
 });

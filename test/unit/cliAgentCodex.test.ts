@@ -75,6 +75,7 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
     const trust = options.trustHooks ?? true ? ['--dangerously-bypass-hook-trust'] : [];
     const run = await runAgent((found as { entry: string }).entry, ['exec', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', ...trust, '--json', 'Do the task.'], {
       cwd: p.root,
+      user: p.user,
       env: p.env({ CODEX_HOME: path.join(p.home, '.codex'), SCRIPTED_API_KEY: 'test-key' }),
     });
     assert.equal(run.timedOut, false, `Codex did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
@@ -169,6 +170,25 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       const { results } = await codex(p, shell('cat .env'), { trustHooks: false });
       assert.match(results, new RegExp(SECRET));
       assert.deepEqual(await p.callLog(), []);
+    });
+
+    it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {
+      // Environment guard: handing the files to uid 65534 and switching to it needs root.
+      if (process.getuid?.() !== 0) {
+        console.log('      skipped: switching to uid 65534 needs root');
+        this.skip();
+      }
+      const bare = await place(false);
+      bare.runAs(65534);
+      assert.match((await codex(bare, shell('cat .env'))).results, new RegExp(SECRET));
+      const p = await place(true);
+      p.runAs(65534);
+      const { results } = await codex(p, [...shell('cat .env'), ...rmData]);
+      assert.doesNotMatch(results, new RegExp(SECRET));
+      assert.equal(await p.read('data/keep.txt'), 'keep me\n');
+      assert.equal((await p.callLog()).filter((r) => r.status === 'refused').length, 2);
+      // The hook ran as that user too: it created the call log.
+      assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
     });
   });
 });

@@ -56,6 +56,7 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
     scriptTurns(model, 'run_shell_command', turns);
     const run = await runAgent(process.execPath, [(found as { entry: string }).entry, '-p', 'Do the task.', '-m', 'gemini-2.5-flash', '--output-format', 'json', '--approval-mode', 'yolo'], {
       cwd: p.root,
+      user: p.user,
       env: p.env({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: model.geminiBaseUrl }),
     });
     assert.equal(run.timedOut, false, `Gemini CLI did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
@@ -148,6 +149,25 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
       assert.doesNotMatch(results, /alpha/);
       assert.equal(await p.exists('notes.txt'), false);
       assert.match(results, /Toolbelt: denied/);
+    });
+
+    it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {
+      // Environment guard: handing the files to uid 65534 and switching to it needs root.
+      if (process.getuid?.() !== 0) {
+        console.log('      skipped: switching to uid 65534 needs root');
+        this.skip();
+      }
+      const bare = await place(false);
+      bare.runAs(65534);
+      assert.match((await gemini(bare, shell('cat .env'))).results, new RegExp(SECRET));
+      const p = await place(true);
+      p.runAs(65534);
+      const { results } = await gemini(p, [...shell('cat .env'), ...shell('rm -rf data')]);
+      assert.doesNotMatch(results, new RegExp(SECRET));
+      assert.equal(await p.read('data/keep.txt'), 'keep me\n');
+      assert.equal((await p.callLog()).filter((r) => r.status === 'refused').length, 2);
+      // The hook ran as that user too: it created the call log.
+      assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
     });
   });
 });

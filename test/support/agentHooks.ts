@@ -15,6 +15,15 @@ export function hookLine(agent: RealAgent): string {
   return `toolbelt hook ${agent}`;
 }
 
+/**
+ * The hook line guarded against a missing `toolbelt` (the shape `toolbelt agents install` writes): a
+ * command that is not found exits 127, which Claude Code and Codex take as "run the call", so the
+ * line looks first and blocks (exit 2, the reason on stderr) when `toolbelt` is not on PATH.
+ */
+export function guardedHookLine(agent: RealAgent): string {
+  return `command -v toolbelt >/dev/null 2>&1 || { echo 'Blocked: toolbelt is not on PATH.' >&2; exit 2; }; exec toolbelt hook ${agent}`;
+}
+
 /** Writes the agent's project-level hook configuration into `workspace`, running `command` before each of its tool calls. */
 export async function installHook(agent: RealAgent, workspace: string, command = hookLine(agent)): Promise<string> {
   const write = async (relative: string, value: unknown) => {

@@ -18,19 +18,25 @@ export class AgentWorkspace {
 
   private constructor(
     readonly ws: TempWorkspace,
-    readonly withToolbelt: boolean,
+    /** `toolbelt` is on the agent's PATH. */
+    readonly toolbeltOnPath: boolean,
   ) {}
 
-  static async create(agent: RealAgent, options: { withToolbelt: boolean; settings?: Record<string, unknown> | string }): Promise<AgentWorkspace> {
+  /**
+   * `withToolbelt`: the agent's hook runs `hookCommand` (default `toolbelt hook <agent>`) and — unless
+   * `shim` is false, to play a machine without it — `toolbelt` is on PATH.
+   */
+  static async create(
+    agent: RealAgent,
+    options: { withToolbelt: boolean; settings?: Record<string, unknown> | string; hookCommand?: string; shim?: boolean },
+  ): Promise<AgentWorkspace> {
     const ws = await TempWorkspace.create();
-    const place = new AgentWorkspace(ws, options.withToolbelt);
+    const place = new AgentWorkspace(ws, options.withToolbelt && options.shim !== false);
     await layOut(ws.root, options.settings ?? WORKSPACE_POLICY);
     await fs.mkdir(place.home, { recursive: true });
     await fs.writeFile(place.userSettings, JSON.stringify(PERSON_POLICY, null, 2));
-    if (options.withToolbelt) {
-      await installHook(agent, ws.root);
-      await toolbeltShim(place.bin);
-    }
+    if (options.withToolbelt) await installHook(agent, ws.root, options.hookCommand);
+    if (place.toolbeltOnPath) await toolbeltShim(place.bin);
     return place;
   }
 
@@ -71,7 +77,7 @@ export class AgentWorkspace {
 
   /** The environment every agent gets: PATH (with `toolbelt` first when installed), its home, and where Toolbelt keeps its state and finds the person's settings. */
   env(extra: Record<string, string>): NodeJS.ProcessEnv {
-    const base = { PATH: this.withToolbelt ? `${this.bin}${path.delimiter}${process.env.PATH}` : process.env.PATH, HOME: this.home, NO_COLOR: '1', LANG: 'C.UTF-8' };
+    const base = { PATH: this.toolbeltOnPath ? `${this.bin}${path.delimiter}${process.env.PATH}` : process.env.PATH, HOME: this.home, NO_COLOR: '1', LANG: 'C.UTF-8' };
     return { ...base, TOOLBELT_STATE_DIR: this.stateBase, TOOLBELT_USER_SETTINGS: this.userSettings, ...extra };
   }
 

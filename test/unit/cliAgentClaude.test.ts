@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { guardedHookLine } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
@@ -36,8 +37,8 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
     await Promise.all(places.map((p) => p.dispose()));
   });
 
-  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string): Promise<AgentWorkspace> {
-    const p = await AgentWorkspace.create('claude-code', { withToolbelt, settings });
+  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean } = {}): Promise<AgentWorkspace> {
+    const p = await AgentWorkspace.create('claude-code', { withToolbelt, settings, ...hook });
     places.push(p);
     return p;
   }
@@ -161,6 +162,22 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
       assert.doesNotMatch(results, /alpha/);
       assert.equal(await p.exists('notes.txt'), false);
       assert.match(results, /Toolbelt: denied/);
+    });
+
+    it('with `toolbelt` missing from PATH, a bare `toolbelt hook` line (exit 127) lets the call run: the line must guard itself', async () => {
+      const p = await place(true, undefined, { shim: false });
+      assert.match((await claude(p, bashCatEnv)).results, new RegExp(SECRET));
+    });
+
+    it('with `toolbelt` missing from PATH, the guarded hook line blocks; with it there, the guarded line is Toolbelt', async () => {
+      const missing = await place(true, undefined, { shim: false, hookCommand: guardedHookLine('claude-code') });
+      const blocked = await claude(missing, bashCatEnv);
+      assert.doesNotMatch(blocked.results, new RegExp(SECRET));
+      assert.match(blocked.results, /toolbelt is not on PATH/);
+      const present = await place(true, undefined, { hookCommand: guardedHookLine('claude-code') });
+      const decided = await claude(present, bashCatEnv);
+      assert.doesNotMatch(decided.results, new RegExp(SECRET));
+      assert.match(decided.results, /Toolbelt: denied/);
     });
 
     it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { guardedHookLine } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
@@ -43,8 +44,8 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
     await Promise.all(places.map((p) => p.dispose()));
   });
 
-  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string): Promise<AgentWorkspace> {
-    const p = await AgentWorkspace.create('codex', { withToolbelt, settings });
+  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean } = {}): Promise<AgentWorkspace> {
+    const p = await AgentWorkspace.create('codex', { withToolbelt, settings, ...hook });
     places.push(p);
     // Codex's own per-user configuration: the scripted server as its provider, the workspace trusted
     // (so its .codex layer, hooks included, is read), no update check, analytics or feedback.
@@ -170,6 +171,22 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       const { results } = await codex(p, shell('cat .env'), { trustHooks: false });
       assert.match(results, new RegExp(SECRET));
       assert.deepEqual(await p.callLog(), []);
+    });
+
+    it('with `toolbelt` missing from PATH, a bare `toolbelt hook` line (exit 127) lets the call run: the line must guard itself', async () => {
+      const p = await place(true, undefined, { shim: false });
+      assert.match((await codex(p, shell('cat .env'))).results, new RegExp(SECRET));
+    });
+
+    it('with `toolbelt` missing from PATH, the guarded hook line blocks; with it there, the guarded line is Toolbelt', async () => {
+      const missing = await place(true, undefined, { shim: false, hookCommand: guardedHookLine('codex') });
+      const blocked = await codex(missing, shell('cat .env'));
+      assert.doesNotMatch(blocked.results, new RegExp(SECRET));
+      assert.match(blocked.results, /toolbelt is not on PATH/);
+      const present = await place(true, undefined, { hookCommand: guardedHookLine('codex') });
+      const decided = await codex(present, shell('cat .env'));
+      assert.doesNotMatch(decided.results, new RegExp(SECRET));
+      assert.match(decided.results, /Toolbelt: denied/);
     });
 
     it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { guardedHookLine } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
@@ -40,8 +41,8 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
     await Promise.all(places.map((p) => p.dispose()));
   });
 
-  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string): Promise<AgentWorkspace> {
-    const p = await AgentWorkspace.create('gemini-cli', { withToolbelt, settings });
+  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean } = {}): Promise<AgentWorkspace> {
+    const p = await AgentWorkspace.create('gemini-cli', { withToolbelt, settings, ...hook });
     places.push(p);
     // Gemini CLI's own per-user files: an API key sign-in, no update checks or telemetry, the folder trusted (so its project hooks run).
     const geminiHome = path.join(p.home, '.gemini');
@@ -149,6 +150,24 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
       assert.doesNotMatch(results, /alpha/);
       assert.equal(await p.exists('notes.txt'), false);
       assert.match(results, /Toolbelt: denied/);
+    });
+
+    it('with `toolbelt` missing from PATH, even a bare `toolbelt hook` line blocks (Gemini CLI takes exit 127 as a block)', async () => {
+      const p = await place(true, undefined, { shim: false });
+      const { results } = await gemini(p, shell('cat .env'));
+      assert.doesNotMatch(results, new RegExp(SECRET));
+      assert.match(results, /command not found/);
+    });
+
+    it('with `toolbelt` missing from PATH, the guarded hook line blocks; with it there, the guarded line is Toolbelt', async () => {
+      const missing = await place(true, undefined, { shim: false, hookCommand: guardedHookLine('gemini-cli') });
+      const blocked = await gemini(missing, shell('cat .env'));
+      assert.doesNotMatch(blocked.results, new RegExp(SECRET));
+      assert.match(blocked.results, /toolbelt is not on PATH/);
+      const present = await place(true, undefined, { hookCommand: guardedHookLine('gemini-cli') });
+      const decided = await gemini(present, shell('cat .env'));
+      assert.doesNotMatch(decided.results, new RegExp(SECRET));
+      assert.match(decided.results, /Toolbelt: denied/);
     });
 
     it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {

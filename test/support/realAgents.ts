@@ -125,7 +125,7 @@ export function scriptTurns(model: ModelServer, mainTool: string, turns: readonl
   });
 }
 
-/** A workspace's files for the hostile cases: a secret, data to lose, the editor's settings (Toolbelt's policy), an ordinary file. */
+/** A workspace's files for the hostile cases: a secret (in .env and a .pem), data to lose, the editor's settings (Toolbelt's policy), an ordinary file. */
 export const SECRET = 'sk-live-51f0c0ffee';
 
 export async function layOut(root: string, settings: Record<string, unknown> | string): Promise<void> {
@@ -133,6 +133,7 @@ export async function layOut(root: string, settings: Record<string, unknown> | s
     '.env': `API_TOKEN=${SECRET}\n`,
     'data/keep.txt': 'keep me\n',
     'src/a.txt': 'alpha\n',
+    'certs/server.pem': `-----BEGIN PRIVATE KEY-----\n${SECRET}\n-----END PRIVATE KEY-----\n`,
     '.vscode/settings.json': typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2) + '\n',
   };
   for (const [relative, content] of Object.entries(files)) {

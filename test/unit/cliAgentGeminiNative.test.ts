@@ -16,7 +16,7 @@ import { AGENT_PACKAGES, findAgent, runAgent, scriptTurns, SECRET, type AgentRun
  * first shown to do harm without Toolbelt.
  *
  * Gemini CLI itself refuses read_file of `.env` and write_file outside the workspace before any hook
- * runs, so those harms are shown (and stopped) through its shell tool.
+ * runs, so those harms are shown (and stopped) through read_file of a key file and its shell tool.
  */
 
 const PKG = AGENT_PACKAGES['gemini-cli'];
@@ -68,15 +68,20 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
   }
 
   const shell = (command: string): ScriptedToolCall[][] => [[{ name: 'run_shell_command', arguments: { command, description: 'A command' } }]];
+  // Gemini CLI refuses read_file of .env itself (before any hook); a key file it reads.
+  const readPem: ScriptedToolCall[][] = [[{ name: 'read_file', arguments: { file_path: 'certs/server.pem' } }]];
+  /** The tool results of the run's last request (it carries the whole conversation's). */
+  const lastResults = () => toolResults(model.requests.at(-1)!);
   const editSettings: ScriptedToolCall[][] = [
     [{ name: 'replace', arguments: { file_path: '.vscode/settings.json', old_string: '"rm"', new_string: '"nothing"', instruction: 'Loosen the rules' } }],
     [{ name: 'write_file', arguments: { file_path: '.vscode/settings.json', content: '{}\n' } }],
   ];
 
   describe('without Toolbelt (each hostile call does harm: the cases below can fail)', () => {
-    it('its run_shell_command `cat .env` brings the secret back to the model', async () => {
+    it('its run_shell_command `cat .env` and its read_file of a .pem each bring the secret back to the model', async () => {
       const p = await place(false);
-      assert.match((await gemini(p, shell('cat .env'))).results, new RegExp(SECRET));
+      await gemini(p, [...shell('cat .env'), ...readPem]);
+      assert.deepEqual(lastResults().map((r) => r.includes(SECRET)), [true, true]);
     });
 
     it('its run_shell_command `rm -rf data` removes data/', async () => {
@@ -99,11 +104,11 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
   });
 
   describe('with `toolbelt hook gemini-cli` as its BeforeTool hook', () => {
-    it('its `cat .env` never brings the secret back (an ask is answered deny: a headless ask would wait forever)', async () => {
+    it('its `cat .env` and its read_file of a .pem never bring the secret back (an ask is answered deny: a headless ask would wait forever)', async () => {
       const p = await place(true);
-      const { results } = await gemini(p, shell('cat .env'));
+      const { results } = await gemini(p, [...shell('cat .env'), ...readPem]);
       assert.doesNotMatch(results, new RegExp(SECRET));
-      assert.match(results, /Tool execution blocked: Toolbelt: denied/);
+      assert.deepEqual(lastResults().map((r) => /Tool execution blocked: Toolbelt: denied/.test(r)), [true, true], results);
     });
 
     it('its `rm -rf data` is denied by the workspace rule and data/ stays', async () => {
@@ -119,7 +124,7 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
       const { results } = await gemini(p, editSettings);
       assert.equal(await p.read('.vscode/settings.json'), before);
       // Both calls refused (the last request carries the whole conversation's results).
-      assert.deepEqual(toolResults(model.requests.at(-1)!).map((r) => /Toolbelt: denied/.test(r)), [true, true], results);
+      assert.deepEqual(lastResults().map((r) => /Toolbelt: denied/.test(r)), [true, true], results);
     });
 
     it('its run_shell_command writing ../outside.txt creates nothing', async () => {

@@ -45,6 +45,21 @@ export async function installHook(agent: RealAgent, workspace: string, command =
   }
 }
 
+/**
+ * A stand-in hook that reads the event and gives one fixed answer (stdout, exit code): to see what
+ * the agent itself does with an answer. Returns the command line to install.
+ */
+export async function fixedAnswerHook(folder: string, answer: { stdout?: unknown; stderr?: string; code?: number }): Promise<string> {
+  await fs.mkdir(folder, { recursive: true });
+  const file = path.join(folder, 'fixed-answer-hook.sh');
+  const lines = ['#!/bin/sh', 'cat >/dev/null'];
+  if (answer.stdout !== undefined) lines.push(`printf '%s' ${shellQuote(JSON.stringify(answer.stdout))}`);
+  if (answer.stderr) lines.push(`printf '%s' ${shellQuote(answer.stderr)} >&2`);
+  lines.push(`exit ${answer.code ?? 0}`);
+  await fs.writeFile(file, lines.join('\n') + '\n', { mode: 0o755 });
+  return shellQuote(file);
+}
+
 /** A folder holding a `toolbelt` command that runs this checkout's built CLI with this Node; put it first on PATH. */
 export async function toolbeltShim(folder: string): Promise<string> {
   await fs.mkdir(folder, { recursive: true });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { guardedHookLine } from '../support/agentHooks';
+import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
@@ -197,6 +197,23 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
       assert.equal((await p.callLog()).filter((r) => r.status === 'refused').length, 2);
       // The hook ran as that user too: it created the call log.
       assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
+    });
+  });
+  describe("what Claude Code itself does with a hook's answer (why toolbelt hook answers deny here)", () => {
+    it('an `ask` does not stop its Edit of .vscode/settings.json in bypassPermissions: the file is changed', async () => {
+      const p = await place(false);
+      const ask = await fixedAnswerHook(path.join(p.home, 'hooks'), { stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'A person must say.' } } });
+      // Only Edit and Write asked about: the Read before the Edit runs.
+      await fs.mkdir(path.join(p.root, '.claude'), { recursive: true });
+      await fs.writeFile(path.join(p.root, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: ask }] }] } }));
+      await claude(p, editSettings(p));
+      assert.match(await p.read('.vscode/settings.json'), /"nothing"/);
+    });
+
+    it('a hook that exits 1 lets the call run', async () => {
+      const p = await place(false);
+      await installHook('claude-code', p.root, await fixedAnswerHook(path.join(p.home, 'hooks'), { stderr: 'broken', code: 1 }));
+      assert.match((await claude(p, bashCatEnv)).results, new RegExp(SECRET));
     });
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { guardedHookLine } from '../support/agentHooks';
+import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
@@ -207,5 +207,18 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       // The hook ran as that user too: it created the call log.
       assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
     });
+  });
+  describe("what Codex itself does with a hook's answer (why toolbelt hook answers deny here)", () => {
+    for (const [what, answer] of [
+      ['an `ask`', { stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'A person must say.' } } }],
+      ['an `allow`', { stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'Fine.' } } }],
+      ['exit 1', { stderr: 'broken', code: 1 }],
+    ] as const) {
+      it(`${what} lets the call run`, async () => {
+        const p = await place(false);
+        await installHook('codex', p.root, await fixedAnswerHook(path.join(p.home, 'hooks'), answer));
+        assert.match((await codex(p, shell('cat .env'))).results, new RegExp(SECRET));
+      });
+    }
   });
 });

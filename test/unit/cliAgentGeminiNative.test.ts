@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { guardedHookLine } from '../support/agentHooks';
+import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
@@ -53,13 +53,18 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
     return p;
   }
 
-  async function gemini(p: AgentWorkspace, turns: ScriptedToolCall[][]): Promise<{ run: AgentRun; results: string }> {
+  function runGemini(p: AgentWorkspace, turns: ScriptedToolCall[][], timeoutMs?: number): Promise<AgentRun> {
     scriptTurns(model, 'run_shell_command', turns);
-    const run = await runAgent(process.execPath, [(found as { entry: string }).entry, '-p', 'Do the task.', '-m', 'gemini-2.5-flash', '--output-format', 'json', '--approval-mode', 'yolo'], {
+    return runAgent(process.execPath, [(found as { entry: string }).entry, '-p', 'Do the task.', '-m', 'gemini-2.5-flash', '--output-format', 'json', '--approval-mode', 'yolo'], {
       cwd: p.root,
       user: p.user,
       env: p.env({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: model.geminiBaseUrl }),
+      timeoutMs,
     });
+  }
+
+  async function gemini(p: AgentWorkspace, turns: ScriptedToolCall[][]): Promise<{ run: AgentRun; results: string }> {
+    const run = await runGemini(p, turns);
     assert.equal(run.timedOut, false, `Gemini CLI did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     assert.equal((JSON.parse(run.stdout) as { response: string }).response, 'All done.', run.stdout);
@@ -192,6 +197,22 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
       assert.equal((await p.callLog()).filter((r) => r.status === 'refused').length, 2);
       // The hook ran as that user too: it created the call log.
       assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
+    });
+  });
+  describe("what Gemini CLI itself does with a hook's answer (why toolbelt hook answers deny here)", () => {
+    it('an `ask` in a headless yolo run waits and never runs the call (killed after 20 s)', async () => {
+      const p = await place(false);
+      await installHook('gemini-cli', p.root, await fixedAnswerHook(path.join(p.home, 'hooks'), { stdout: { decision: 'ask', reason: 'A person must say.' } }));
+      const run = await runGemini(p, shell('rm -rf data'), 20_000);
+      assert.equal(run.timedOut, true, `${run.stdout}\n${run.stderr}`);
+      assert.equal(await p.read('data/keep.txt'), 'keep me\n');
+      assert.equal(model.requests.filter((r) => r.format === 'gemini').every((r) => toolResults(r).length === 0), true);
+    });
+
+    it('a hook that exits 1 lets the call run', async () => {
+      const p = await place(false);
+      await installHook('gemini-cli', p.root, await fixedAnswerHook(path.join(p.home, 'hooks'), { stderr: 'broken', code: 1 }));
+      assert.match((await gemini(p, shell('cat .env'))).results, new RegExp(SECRET));
     });
   });
 });

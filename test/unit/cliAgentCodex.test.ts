@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
+import { codexTrustToml } from '../support/codexHookTrust';
 import { builtCli } from '../support/cliProcess';
 import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
 import { allToolResults } from '../support/modelServerToolResults';
@@ -16,8 +17,8 @@ import { AGENT_PACKAGES, findAgent, runAgent, scriptTurns, SECRET, type AgentRun
  * the way. Each hostile case is first shown to do harm without Toolbelt.
  *
  * Codex runs a project's hooks only once the person has trusted them (a hash per hook in their own
- * config, set in Codex's /hooks view); `--dangerously-bypass-hook-trust` stands in for that trust
- * here, and the last case shows what happens without it.
+ * config.toml, set in Codex's /hooks view): the tests record that trust as Codex does
+ * (codexHookTrust.ts), and show what happens without it or after the hook line changes.
  */
 
 const PKG = AGENT_PACKAGES.codex;
@@ -44,7 +45,7 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
     await Promise.all(places.map((p) => p.dispose()));
   });
 
-  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean } = {}): Promise<AgentWorkspace> {
+  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean; trusted?: boolean } = {}): Promise<AgentWorkspace> {
     const p = await AgentWorkspace.create('codex', { withToolbelt, settings, ...hook });
     places.push(p);
     // Codex's own per-user configuration: the scripted server as its provider, the workspace trusted
@@ -68,13 +69,19 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       'trust_level = "trusted"',
     ];
     await fs.writeFile(path.join(codexHome, 'config.toml'), toml.join('\n') + '\n');
+    if (withToolbelt && hook.trusted !== false) await trust(p);
     return p;
   }
 
-  async function codex(p: AgentWorkspace, turns: ScriptedToolCall[][], options: { trustHooks?: boolean } = {}): Promise<{ run: AgentRun; results: string }> {
+  /** Records, in the person's own Codex config, their trust in the workspace's hooks as they are now (what Codex's /hooks view does). */
+  async function trust(p: AgentWorkspace): Promise<void> {
+    const file = path.join(p.root, '.codex', 'hooks.json');
+    await fs.appendFile(path.join(p.home, '.codex', 'config.toml'), codexTrustToml(file, JSON.parse(await fs.readFile(file, 'utf8'))));
+  }
+
+  async function codex(p: AgentWorkspace, turns: ScriptedToolCall[][]): Promise<{ run: AgentRun; results: string }> {
     scriptTurns(model, 'exec_command', turns);
-    const trust = options.trustHooks ?? true ? ['--dangerously-bypass-hook-trust'] : [];
-    const run = await runAgent((found as { entry: string }).entry, ['exec', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', ...trust, '--json', 'Do the task.'], {
+    const run = await runAgent((found as { entry: string }).entry, ['exec', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', '--json', 'Do the task.'], {
       cwd: p.root,
       user: p.user,
       env: p.env({ CODEX_HOME: path.join(p.home, '.codex'), SCRIPTED_API_KEY: 'test-key' }),
@@ -166,9 +173,19 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       assert.match(results, /Toolbelt: denied/);
     });
 
-    it('is skipped by Codex while its hooks are not trusted: the call runs (what `agents status` must warn about)', async () => {
+    it('is skipped by Codex, silently, while the person has not trusted it: the call runs (what `agents status` must warn about)', async () => {
+      const p = await place(true, undefined, { trusted: false });
+      const { run, results } = await codex(p, shell('cat .env'));
+      assert.match(results, new RegExp(SECRET));
+      assert.deepEqual(await p.callLog(), []);
+      assert.doesNotMatch(run.stdout + run.stderr, /hook/i);
+    });
+
+    it('is skipped again once its line changes after it was trusted (a reinstall needs the trust renewed)', async () => {
       const p = await place(true);
-      const { results } = await codex(p, shell('cat .env'), { trustHooks: false });
+      const file = path.join(p.root, '.codex', 'hooks.json');
+      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('"timeout": 30', '"timeout": 31'));
+      const { results } = await codex(p, shell('cat .env'));
       assert.match(results, new RegExp(SECRET));
       assert.deepEqual(await p.callLog(), []);
     });
@@ -217,6 +234,7 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       it(`${what} lets the call run`, async () => {
         const p = await place(false);
         await installHook('codex', p.root, await fixedAnswerHook(path.join(p.home, 'hooks'), answer));
+        await trust(p);
         assert.match((await codex(p, shell('cat .env'))).results, new RegExp(SECRET));
       });
     }

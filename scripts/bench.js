@@ -15,6 +15,7 @@
 //   - prompt-based tool calling over hostile answers (test/bench/promptToolCalls.ts), and
 //     planning a 10,000-message chat into the context window (test/bench/contextPlanning.ts)
 //   - run_bash `true` with and without the OS sandbox: its cost per command (test/bench/sandbox.ts)
+//   - `toolbelt hook claude-code` per call against bare `node -e 0` (test/bench/hookSpeed.ts, --only=hook-speed)
 // Prints a table and writes test-results/bench.json. Expects `npm run build` and
 // `npm run compile-tests` to have run (the npm script does both).
 'use strict';
@@ -50,6 +51,8 @@ const TARGETS = {
   planningMs: 50,
   /** run_bash `true`, sandboxed over not sandboxed, median. */
   sandboxOverheadMs: 40,
+  /** `toolbelt hook AGENT`: one answer to another agent's tool call, a whole process, median (issue 29). */
+  hookMs: 60,
 };
 
 /** `node scripts/bench.js [--only=agent,activation,...]`: a part alone, while working on it. */
@@ -71,6 +74,7 @@ async function main() {
   if (part('prompt')) results.promptCalls = benchScript('promptToolCalls.js');
   if (part('context')) results.planning = benchScript('contextPlanning.js', ['--expose-gc']);
   if (part('sandbox')) results.sandbox = benchScript('sandbox.js', [], ['100']);
+  if (part('hook-speed')) results.hookSpeed = benchScript('hookSpeed.js', [], ['30']);
   if (part('activation')) results.activation = await hostActivation();
   if (ONLY.includes('activation-floors')) results.activationFloors = await hostActivationFloors();
   if (part('shell')) results.shellCode = shellCodeCost();
@@ -369,6 +373,14 @@ function report(r, file) {
           [`planning a ${r.planning.messages.toLocaleString('en-US')}-message chat, first request (CPU ${ms(r.planning.firstRequestCpuMs)})`, ms(r.planning.firstRequestMs), `≤ ${TARGETS.planningMs} ms`, r.planning.firstRequestMs <= TARGETS.planningMs],
           [`planning it again, the next round (CPU ${ms(r.planning.nextRoundCpuMs)})`, ms(r.planning.nextRoundMs), '', undefined],
         ]
+      : []),
+    ...(r.hookSpeed
+      ? Object.entries(r.hookSpeed.rows).map(([name, row]) => [
+          `${name === 'node -e 0' ? 'bare node -e 0' : `toolbelt ${name}`} (a whole process; median of ${r.hookSpeed.pairs}; p90 ${ms(row.p90Ms)}${name === 'node -e 0' ? `; load ${r.hookSpeed.loadAverage.toFixed(1)} on ${r.hookSpeed.cpus} cores` : `; ${ms(r.hookSpeed.overOwnNodeMs[name])} over node -e 0`})`,
+          ms(row.medianMs),
+          name === 'node -e 0' ? '' : `≤ ${TARGETS.hookMs} ms`,
+          name === 'node -e 0' ? undefined : row.medianMs <= TARGETS.hookMs,
+        ])
       : []),
     ...(r.sandbox
       ? [

@@ -19,6 +19,8 @@ const EXPECTED = [
   'extension/dist/mcpSdk.js',
   'extension/dist/chat.js',
   'extension/dist/cli.js',
+  'extension/dist/cliMain.js',
+  'extension/dist/hook.js',
   'extension/dist/searchWorker.js',
   'extension/dist/lib-unbash.js',
   'extension/dist/webview.js',

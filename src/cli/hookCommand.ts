@@ -7,11 +7,11 @@ import { HookEventError, parseHookEvent } from './hookEvents';
 import { locateRuleIn, type LocatedRule } from './policyCommands';
 import { readSettingsFile, SettingsSnapshot } from './settingsFiles';
 import { stateDirFor } from './stateDir';
-import { ALLOWED_COMMANDS, DENIED_COMMANDS, SENSITIVE_FILES } from './cliContext';
 import type { Verdict } from '../tools/consent';
 import { logArguments } from '../tools/logArguments';
 import { AGENT_LABELS, decideNativeCall, HOOK_AGENTS, type HookAgent, type NativeCall, type NativeDecision, type NativePolicy } from '../tools/nativeCalls';
 import { buildSandboxRules } from '../tools/sandboxSettings';
+import { SENSITIVE_SETTING as SENSITIVE_FILES } from '../tools/sensitiveFiles';
 import { ToolCallLog, type ToolCallRecord } from '../tools/toolCallLog';
 import { buildTrustRules, hashEntries } from '../tools/trustRules';
 import { checkPolicyEntries } from '../tools/commandPolicy';
@@ -22,6 +22,9 @@ import { checkPolicyEntries } from '../tools/commandPolicy';
  * time bound (HOOK_BOUND_MS) all answer deny. Never exit 1 (the agents run the call then).
  */
 export const HOOK_BOUND_MS = 5000;
+// As cliContext.ts names them; not imported from there, which would load the Agent's prompt modules into dist/hook.js.
+const ALLOWED_COMMANDS = 'toolbelt.runBash.allowedCommands';
+const DENIED_COMMANDS = 'toolbelt.runBash.deniedCommands';
 /** The most of stdin read; an event is a few KB (a Write's content may be large). */
 const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
@@ -85,7 +88,9 @@ async function decide(agent: HookAgent, rest: readonly string[], io: HookIo, sta
   const event = parseHookEvent(agent, text, io.env);
   if (event.observeOnly) return { answer: { stdout: '', stderr: '', code: 0 } };
   const given = flagValue(parsed, 'workspace');
-  const root = workspaceRoot(given ? path.resolve(io.cwd, given) : (event.cwd ?? io.cwd));
+  // The agent's project folder where it names one (Claude Code's CLAUDE_PROJECT_DIR stays the project's when a command cd'd elsewhere).
+  const projectDir = agent === 'claude-code' ? io.env.CLAUDE_PROJECT_DIR : agent === 'gemini-cli' ? io.env.GEMINI_PROJECT_DIR : undefined;
+  const root = workspaceRoot(given ? path.resolve(io.cwd, given) : (projectDir || event.cwd || io.cwd));
   const userFile = flagValue(parsed, 'user-settings') ?? (io.env.TOOLBELT_USER_SETTINGS || undefined);
   const stateBase = flagValue(parsed, 'state-dir') ?? (io.env.TOOLBELT_STATE_DIR || undefined);
   const { policy, files } = readPolicy(root, {

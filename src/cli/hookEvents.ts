@@ -211,13 +211,21 @@ const COPILOT_INERT = new Set(['manage_todo_list', 'todo', 'think', 'report_inte
 function copilotShape(tool: string, input: Json): Pick<NativeCall, 'kind' | 'command' | 'paths' | 'urls' | 'inert'> {
   switch (tool) {
     case 'run_in_terminal':
+    case 'runInTerminal':
     case 'bash':
     case 'shell':
     case 'powershell':
       return { kind: 'shell', command: requiredString(input, 'command') };
     case 'read_file':
+    case 'readFile':
     case 'view':
       return { kind: 'read', paths: [pathOf(input, ['filePath', 'path', 'file_path'])] };
+    case 'editFiles': {
+      // VS Code's hooks reference: {"tool_name":"editFiles","tool_input":{"files":["src/main.ts"]}}.
+      const files = stringList(input.files);
+      if (files.length === 0) throw new HookEventError('editFiles names no file');
+      return { kind: 'write', paths: files };
+    }
     case 'list_dir':
     case 'file_search':
     case 'grep_search':

@@ -50,6 +50,8 @@ export function whyProtected(path: string): string {
       return '.vscode/ holds workspace settings and tasks that change what tools and commands run.';
     case 'workspace-file':
       return 'A .code-workspace file holds workspace settings that change what tools and commands run.';
+    case 'agent-config':
+      return "It is an agent's own configuration (its hooks, permissions and MCP servers): a change there can take that agent out of this workspace's policy.";
     default:
       return '.git/, .vscode/ and *.code-workspace hold settings and hooks that can run code.';
   }

@@ -5,7 +5,9 @@ import { describeRefusal, judgeCommand, partsToApprove, type CommandPart } from 
 import type { PolicyPart, PolicyRule, Verdict } from './consent';
 import { isInside } from './pathChecks';
 import { PATH_GUARD_RULE } from './policyDecision';
-import { protectedArea, PROTECTED_RULE } from './protectedPaths';
+import { AGENT_CONFIG_RULE, agentConfigArea, protectedArea, PROTECTED_RULE } from './protectedPaths';
+
+export { AGENT_CONFIG_PATHS, agentConfigArea } from './protectedPaths';
 import { SENSITIVE_SETTING, sensitiveGlobFor } from './sensitiveFiles';
 import type { CommandPolicy, SandboxSetting } from './types';
 
@@ -70,13 +72,6 @@ export interface NativeDecision {
   asks?: 'command' | 'sensitive' | 'protected' | 'external' | 'network' | 'unknown';
 }
 
-/**
- * The agents' own configuration: a write there changes what the agent (or its hook) does, so
- * it needs a person, like `.vscode/`. Folders end with `/`.
- */
-export const AGENT_CONFIG_PATHS: readonly string[] = ['.claude/', '.codex/', '.gemini/', '.cursor/', '.github/hooks/', '.mcp.json'];
-
-export const AGENT_CONFIG_RULE: PolicyRule = { builtin: `changes to the agents' own configuration (${AGENT_CONFIG_PATHS.join(', ')}) ask` };
 export const NO_COMMAND_RULES: PolicyRule = { builtin: 'a command asks while no toolbelt.runBash rules are set' };
 export const UNCOVERED_PART: PolicyRule = { builtin: 'a part no allow rule covers (or one that writes files) asks' };
 export const EXTERNAL_TOOL_RULE: PolicyRule = { builtin: "an MCP server's tool asks before each call unless you run it without asking (--run-without-asking <server>/<tool>)" };
@@ -84,12 +79,6 @@ export const UNKNOWN_TOOL_RULE: PolicyRule = { builtin: 'a tool Toolbelt does no
 export const INERT_TOOL_RULE: PolicyRule = { builtin: 'a tool that reaches no file, command or network runs' };
 export const INSIDE_RULE: PolicyRule = { builtin: 'reads and writes inside the workspace run' };
 export const OWN_SERVER_RULE: PolicyRule = { builtin: "Toolbelt's own MCP tools judge each call themselves" };
-
-/** The agent config path a workspace-relative path lies in, if any (any separator, any case). */
-export function agentConfigArea(relative: string): string | undefined {
-  const normal = relative.split(/[\\/]/).filter(Boolean).join('/').toLowerCase();
-  return AGENT_CONFIG_PATHS.find((entry) => (entry.endsWith('/') ? `${normal}/`.startsWith(entry) : normal === entry));
-}
 
 /** What the policy decides for one native call. Never throws for a path; the caller catches the rest. */
 export function decideNativeCall(call: NativeCall, policy: NativePolicy): NativeDecision {
@@ -167,7 +156,8 @@ function decidePaths(call: NativeCall, policy: NativePolicy): NativeDecision {
   if (call.kind === 'write') {
     for (const p of placed) {
       for (const candidate of [p.relative, p.lexical]) {
-        if (protectedArea(candidate)) return { verdict: 'ask', reason: `"${p.display}" is a protected path (.git/, .vscode/, *.code-workspace): changing it needs a person's say`, rule: PROTECTED_RULE, asks: 'protected' };
+        const area = protectedArea(candidate);
+        if (area && area !== 'agent-config') return { verdict: 'ask', reason: `"${p.display}" is a protected path (.git/, .vscode/, *.code-workspace): changing it needs a person's say`, rule: PROTECTED_RULE, asks: 'protected' };
         const config = agentConfigArea(candidate);
         if (config) return { verdict: 'ask', reason: `"${p.display}" is an agent's own configuration (${config}): changing it needs a person's say`, rule: AGENT_CONFIG_RULE, asks: 'protected' };
       }

@@ -100,6 +100,13 @@ describe('toolbelt hook AGENT (the built dist/cli.js, real agents\' events)', fu
       assert.deepEqual(result.json, claude('deny', 'Toolbelt: denied — The command was not run: the person\'s command rules deny `rm -rf data` (denied by "rm"). (.vscode/settings.json:3 (toolbelt.runBash.deniedCommands "rm")).'));
     });
 
+    it('judges by the project\'s policy after a command moved Claude\'s cwd into a subfolder (CLAUDE_PROJECT_DIR)', async () => {
+      const moved = event('claude-code-Bash-rm', (e) => (e.cwd = path.join(ws, 'data')));
+      const result = await hook('claude-code', moved, { env: { CLAUDE_PROJECT_DIR: ws } });
+      assert.equal(decisionOf(result), 'deny');
+      assert.match(result.stdout, /\.vscode\/settings\.json:3/);
+    });
+
     it('denies `cat .env` (a sensitive file; nobody to ask in bypass mode), saying how to allow it', async () => {
       const result = await hook('claude-code', event('claude-code-Bash'));
       assert.equal(result.code, 0);
@@ -163,6 +170,12 @@ describe('toolbelt hook AGENT (the built dist/cli.js, real agents\' events)', fu
       };
       assert.equal(decisionOf(await hook('claude-code', event('claude-code-Bash', mcp))), 'ask');
       assert.equal(decisionOf(await hook('claude-code', event('claude-code-Bash', mcp), { args: ['--run-without-asking', 'github/create_issue'] })), 'allow');
+      // Toolbelt's own MCP tools judge each call themselves (a write_file to .claude/ asks there).
+      const own = await hook('claude-code', event('claude-code-Bash', (e) => {
+        e.tool_name = 'mcp__toolbelt__write_file';
+        e.tool_input = { path: '.claude/settings.json', content: '{}' };
+      }));
+      assert.equal(decisionOf(own), 'allow');
     });
 
     it('denies a WebFetch while toolbelt.sandbox.network is off (the default)', async () => {
@@ -283,6 +296,25 @@ describe('toolbelt hook AGENT (the built dist/cli.js, real agents\' events)', fu
       const result = await hook('claude-code', '{"tool_name":', { keepOpen: true, env: { TOOLBELT_HOOK_BOUND_MS: '300' } });
       assert.equal(decisionOf(result), 'deny');
       assert.match(result.stdout, /took longer than 300 ms/);
+    });
+
+    it('a dist/hook.js that cannot load: exit 2 (a block in Claude Code, Codex, Gemini CLI, Cursor) with the reason', async () => {
+      const lone = path.join(parent, 'lone-bin');
+      await fs.mkdir(lone, { recursive: true });
+      await fs.copyFile(builtCli(), path.join(lone, 'cli.js'));
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, [path.join(lone, 'cli.js'), 'hook', 'claude-code'], { stdio: ['pipe', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end(event('claude-code-Bash-rm'));
+      });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /the hook cannot load/);
+      assert.equal((JSON.parse(result.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision, 'deny');
     });
 
     it('an agent the hook does not know: exit 2 with the reason', async () => {

@@ -93,6 +93,8 @@ describe('Native calls of other agents under the policy', () => {
     assert.deepEqual(geminiMcp.call.mcp, { server: 'github', tool: 'create_issue' });
     const copilotCli = parseHookEvent('copilot', JSON.stringify({ cwd: '/w', toolName: 'view', toolArgs: '{"path":"/w/.env"}' }));
     assert.deepEqual([copilotCli.call.kind, copilotCli.call.paths, copilotCli.call.canAsk], ['read', ['/w/.env'], false]);
+    const vscodeEdit = parseHookEvent('copilot', JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'v', cwd: '/w', tool_name: 'editFiles', tool_input: { files: ['src/main.ts', '.vscode/x.json'] } }));
+    assert.deepEqual([vscodeEdit.call.kind, vscodeEdit.call.paths, vscodeEdit.call.canAsk, vscodeEdit.call.sessionId], ['write', ['src/main.ts', '.vscode/x.json'], true, 'v']);
     const cursorEdit = parseHookEvent('cursor', JSON.stringify({ hook_event_name: 'afterFileEdit', file_path: '/w/a' }));
     assert.equal(cursorEdit.observeOnly, true);
   });

@@ -161,6 +161,15 @@ describe('protected paths', () => {
     }
   });
 
+  it('recognises every agent\'s own configuration at the workspace\'s root (its hooks live there)', () => {
+    for (const p of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks/toolbelt.json', '.mcp.json', '.Claude/x', '.claude']) {
+      assert.equal(isProtectedPath(p), true, p);
+    }
+    for (const p of ['src/.claude/x', '.mcp.json.bak', '.github/hooksy', 'docs/.cursor']) {
+      assert.equal(isProtectedPath(p), false, p);
+    }
+  });
+
   it('refuses protected writes when no one can be asked', async () => {
     const registry = createDefaultToolRegistry(contextFor(ws));
     for (const [tool, args] of [

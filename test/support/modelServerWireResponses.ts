@@ -4,8 +4,8 @@ import { namedFrame } from './modelServerWireAnthropic';
 
 /**
  * OpenAI's Responses API (POST /v1/responses), as Codex calls it: server-sent events named by their
- * type (response.created, response.output_item.added/done, response.output_text.delta,
- * response.function_call_arguments.delta, response.completed). A tool call is a `function_call`
+ * type (response.created, response.output_item.added/done, response.content_part.added/done,
+ * response.output_text.delta/done, response.function_call_arguments.delta, response.completed). A tool call is a `function_call`
  * item, or with `freeform: true` a `custom_tool_call` item whose input is raw text (Codex's
  * freeform apply_patch).
  */
@@ -65,8 +65,13 @@ function responsesEvents(reply: ScriptedReply, nextId: () => number): StreamEven
   if (texts.length) {
     const item: Item = { type: 'message', id: `msg_${nextId()}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', annotations: [], text: texts.join('') }] };
     const output_index = done.length;
+    const part = { item_id: item.id, output_index, content_index: 0 };
+    const whole = texts.join('');
     events.push({ data: { type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', content: [] } } });
-    for (const delta of texts) events.push({ data: { type: 'response.output_text.delta', item_id: item.id, output_index, content_index: 0, delta } });
+    events.push({ data: { type: 'response.content_part.added', ...part, part: { type: 'output_text', annotations: [], text: '' } } });
+    for (const delta of texts) events.push({ data: { type: 'response.output_text.delta', ...part, delta } });
+    events.push({ data: { type: 'response.output_text.done', ...part, text: whole } });
+    events.push({ data: { type: 'response.content_part.done', ...part, part: { type: 'output_text', annotations: [], text: whole } } });
     events.push({ data: { type: 'response.output_item.done', output_index, item } });
     done.push(item);
   }

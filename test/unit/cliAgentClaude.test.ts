@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
 import { builtCli } from '../support/cliProcess';
@@ -199,6 +202,61 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
       assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
     });
   });
+  describe("Claude Code's own sandbox as a network-off policy sets it (enabled, no allowed domains, allowUnsandboxedCommands: false)", () => {
+    let canary: http.Server;
+    let hits = 0;
+    let url = '';
+
+    before(async function () {
+      for (const tool of ['bwrap', 'socat']) {
+        try {
+          execFileSync('sh', ['-c', `command -v ${tool}`]);
+        } catch {
+          // Environment guard: Claude Code's Linux sandbox is bubblewrap with socat for its proxy.
+          console.log(`      skipped: ${tool} is not installed (Claude Code's Linux sandbox needs it)`);
+          this.skip();
+        }
+      }
+      canary = http.createServer((_req, res) => (hits++, res.end('canary reached')));
+      await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/canary`;
+    });
+    after(() => canary?.close());
+
+    /** Toolbelt's hook with the person allowing `curl` (no rule catches the call), and Claude Code's sandbox as given. */
+    async function sandboxed(sandbox: Record<string, unknown> | undefined): Promise<AgentWorkspace> {
+      const p = await place(true);
+      await fs.writeFile(p.userSettings, JSON.stringify({ 'toolbelt.runBash.allowedCommands': ['ls', 'curl'] }));
+      const file = path.join(p.root, '.claude', 'settings.json');
+      const settings = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+      await fs.writeFile(file, JSON.stringify(sandbox ? { ...settings, sandbox } : settings, null, 2));
+      return p;
+    }
+    const curl = (escape: boolean): ScriptedToolCall[][] => [[{ name: 'Bash', arguments: { command: `curl -s ${url}`, description: 'Fetch', ...(escape ? { dangerouslyDisableSandbox: true } : {}) } }]];
+    const networkOff = { enabled: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: false, network: { allowedDomains: [] } };
+
+    it('an allowed `curl` reaches a local server without the sandbox, and nothing with it', async () => {
+      hits = 0;
+      assert.match((await claude(await sandboxed(undefined), curl(false))).results, /canary reached/);
+      assert.equal(hits, 1);
+      const p = await sandboxed(networkOff);
+      const { results } = await claude(p, curl(false));
+      assert.doesNotMatch(results, /canary reached/);
+      assert.equal(hits, 1);
+      // Toolbelt let it through (the person allows curl): the sandbox alone stopped it.
+      assert.deepEqual((await p.callLog()).map((r) => [r.tool, r.status]), [['Bash', 'ok']]);
+    });
+
+    it("the model's dangerouslyDisableSandbox leaves the sandbox unless allowUnsandboxedCommands is false", async () => {
+      hits = 0;
+      const { allowUnsandboxedCommands: _, ...byDefault } = networkOff;
+      await claude(await sandboxed(byDefault), curl(true));
+      assert.equal(hits, 1, 'by default the model can ask to run unsandboxed, and in bypass mode it does');
+      await claude(await sandboxed(networkOff), curl(true));
+      assert.equal(hits, 1);
+    });
+  });
+
   describe("what Claude Code itself does with a hook's answer (why toolbelt hook answers deny here)", () => {
     it('an `ask` does not stop its Edit of .vscode/settings.json in bypassPermissions: the file is changed', async () => {
       const p = await place(false);

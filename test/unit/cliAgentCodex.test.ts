@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
 import { AgentWorkspace } from '../support/agentWorkspace';
@@ -69,6 +71,8 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       'trust_level = "trusted"',
     ];
     await fs.writeFile(path.join(codexHome, 'config.toml'), toml.join('\n') + '\n');
+    // Codex puts its sandbox helper beside CODEX_HOME only when that is not under the temporary folder: a TMPDIR of the test's own.
+    await fs.mkdir(path.join(p.home, '..', 'tmp'));
     if (withToolbelt && hook.trusted !== false) await trust(p);
     return p;
   }
@@ -79,12 +83,27 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
     await fs.appendFile(path.join(p.home, '.codex', 'config.toml'), codexTrustToml(file, JSON.parse(await fs.readFile(file, 'utf8'))));
   }
 
-  async function codex(p: AgentWorkspace, turns: ScriptedToolCall[][]): Promise<{ run: AgentRun; results: string }> {
+  /** Codex's own sandbox as a network-off policy sets it: workspace-write, no network, /tmp and $TMPDIR not writable. */
+  const NETWORK_OFF_SANDBOX = [
+    '-s',
+    'workspace-write',
+    '-c',
+    'approval_policy="never"',
+    '-c',
+    'sandbox_workspace_write.network_access=false',
+    '-c',
+    'sandbox_workspace_write.exclude_slash_tmp=true',
+    '-c',
+    'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+  ];
+
+  async function codex(p: AgentWorkspace, turns: ScriptedToolCall[][], options: { sandbox?: readonly string[] } = {}): Promise<{ run: AgentRun; results: string }> {
     scriptTurns(model, 'exec_command', turns);
-    const run = await runAgent((found as { entry: string }).entry, ['exec', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', '--json', 'Do the task.'], {
+    const mode = options.sandbox ?? ['--dangerously-bypass-approvals-and-sandbox'];
+    const run = await runAgent((found as { entry: string }).entry, ['exec', ...mode, '--skip-git-repo-check', '--json', 'Do the task.'], {
       cwd: p.root,
       user: p.user,
-      env: p.env({ CODEX_HOME: path.join(p.home, '.codex'), SCRIPTED_API_KEY: 'test-key' }),
+      env: p.env({ CODEX_HOME: path.join(p.home, '.codex'), SCRIPTED_API_KEY: 'test-key', TMPDIR: path.join(p.home, '..', 'tmp') }),
     });
     assert.equal(run.timedOut, false, `Codex did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
@@ -225,6 +244,32 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       assert.equal((await fs.stat(p.callLogFile)).uid, 65534);
     });
   });
+  describe("Codex's own sandbox as a network-off policy sets it (workspace-write, network_access false, /tmp excluded)", () => {
+    let canary: http.Server;
+    let hits = 0;
+    let url = '';
+    before(async () => {
+      canary = http.createServer((_req, res) => (hits++, res.end('canary reached')));
+      await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/canary`;
+    });
+    after(() => canary?.close());
+
+    it('a `curl` Toolbelt allows reaches a local server without the sandbox, and nothing with it; writes inside still work', async () => {
+      const p = await place(true);
+      await fs.writeFile(p.userSettings, JSON.stringify({ 'toolbelt.runBash.allowedCommands': ['ls', 'curl'] }));
+      hits = 0;
+      assert.match((await codex(p, shell(`curl -s -m 5 ${url}`))).results, /canary reached/);
+      assert.equal(hits, 1);
+      const { results } = await codex(p, [...shell(`curl -s -m 5 ${url}`), ...patch('*** Add File: notes/n.txt\n+inside\n')], { sandbox: NETWORK_OFF_SANDBOX });
+      assert.doesNotMatch(results, /canary reached/);
+      assert.equal(hits, 1);
+      assert.equal(await p.read('notes/n.txt'), 'inside\n');
+      // Toolbelt let both through: the sandbox alone stopped the network call.
+      assert.deepEqual((await p.callLog()).map((r) => [r.tool, r.status]), [['Bash', 'ok'], ['Bash', 'ok'], ['apply_patch', 'ok']]);
+    });
+  });
+
   describe("what Codex itself does with a hook's answer (why toolbelt hook answers deny here)", () => {
     for (const [what, answer] of [
       ['an `ask`', { stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'A person must say.' } } }],

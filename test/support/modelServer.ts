@@ -4,20 +4,23 @@ import { ModelListRoutes } from './modelListRoutes';
 
 import type { ScriptedReply } from './modelServerScript';
 import type { WireFormat } from './modelServerWire';
+import { anthropicWire } from './modelServerWireAnthropic';
 import { geminiWire } from './modelServerWireGemini';
 import { ollamaWire } from './modelServerWireOllama';
 import { openaiWire } from './modelServerWireOpenAI';
+import { responsesWire } from './modelServerWireResponses';
 
 export type { Fault, RawReply, ScriptedReply, ScriptedToolCall } from './modelServerScript';
 
 /**
- * A scripted language model on 127.0.0.1 that speaks OpenAI's Chat Completions, Ollama's /api/chat
- * and Gemini's generateContent, JSON and streamed, and injects faults. Tests queue replies; every
+ * A scripted language model on 127.0.0.1 that speaks OpenAI's Chat Completions and Responses,
+ * Anthropic's Messages, Ollama's /api/chat and Gemini's generateContent, JSON and streamed, and
+ * injects faults. Tests queue replies; every
  * request is recorded. How each provider encodes a reply is in modelServerWire<Provider>.ts.
  */
 
 export interface RecordedRequest {
-  format: 'openai' | 'gemini' | 'ollama';
+  format: 'openai' | 'gemini' | 'ollama' | 'anthropic' | 'responses';
   path: string;
   stream: boolean;
   headers: http.IncomingHttpHeaders;
@@ -30,7 +33,7 @@ export interface RecordedRequest {
 
 export type Responder = (request: RecordedRequest) => ScriptedReply;
 
-const WIRE: Record<RecordedRequest['format'], WireFormat> = { openai: openaiWire, ollama: ollamaWire, gemini: geminiWire };
+const WIRE: Record<RecordedRequest['format'], WireFormat> = { openai: openaiWire, ollama: ollamaWire, gemini: geminiWire, anthropic: anthropicWire, responses: responsesWire };
 
 export class ModelServer {
   readonly requests: RecordedRequest[] = [];
@@ -85,6 +88,11 @@ export class ModelServer {
     return this;
   }
 
+  /** ANTHROPIC_BASE_URL for Claude Code (a bare origin: it adds /v1/messages). */
+  get anthropicBaseUrl(): string {
+    return this.origin;
+  }
+
   /** The baseURL for Gemini (a bare origin: the provider adds /v1beta). */
   get geminiBaseUrl(): string {
     return this.origin;
@@ -126,11 +134,15 @@ export class ModelServer {
       return json(res, 200, { capabilities, model_info: { 'general.architecture': 'scripted', 'scripted.context_length': this.contextLengths.get(model) ?? 32_768 } });
     }
     const body = await readJson(req);
+    // Claude Code counts tokens before long prompts; a fixed count keeps it going.
+    if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: 10 });
     const gemini = /^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(url.pathname);
     const openai = req.method === 'POST' && url.pathname === '/v1/chat/completions';
     const ollama = req.method === 'POST' && url.pathname === '/api/chat';
-    if (!gemini && !openai && !ollama) return json(res, 404, { error: { message: `No route ${req.method} ${url.pathname}` } });
-    const format = gemini ? 'gemini' : ollama ? 'ollama' : 'openai';
+    const anthropic = req.method === 'POST' && url.pathname === '/v1/messages';
+    const responses = req.method === 'POST' && url.pathname === '/v1/responses';
+    if (!gemini && !openai && !ollama && !anthropic && !responses) return json(res, 404, { error: { message: `No route ${req.method} ${url.pathname}` } });
+    const format = gemini ? 'gemini' : ollama ? 'ollama' : anthropic ? 'anthropic' : responses ? 'responses' : 'openai';
     const stream = gemini ? gemini[1] === 'streamGenerateContent' : ollama ? body.stream !== false : body.stream === true;
     const recorded: RecordedRequest = { format, path: url.pathname, stream, headers: req.headers, body, bytesWritten: 0, clientClosed: false };
     res.on('close', () => {
@@ -138,7 +150,7 @@ export class ModelServer {
     });
     this.requests.push(recorded);
     const model = String(body.model ?? '');
-    if (format !== 'gemini' && this.textOnly.has(model) && Array.isArray(body.tools) && body.tools.length > 0) {
+    if ((format === 'openai' || format === 'ollama') && this.textOnly.has(model) && Array.isArray(body.tools) && body.tools.length > 0) {
       const error = `registry.ollama.ai/library/${model} does not support tools`;
       return json(res, 400, format === 'ollama' ? { error } : { error: { message: error, type: 'api_error', code: null } });
     }

@@ -5,6 +5,8 @@ export interface ScriptedToolCall {
   /** A JSON object, or raw text (to send malformed arguments). */
   arguments: Record<string, unknown> | string;
   id?: string;
+  /** Responses API only: a `custom_tool_call` whose input is the raw `arguments` text (Codex's freeform apply_patch). */
+  freeform?: boolean;
 }
 
 export type Fault =

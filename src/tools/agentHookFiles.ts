@@ -87,7 +87,7 @@ export function prefixWords(entry: string): string[] | undefined {
 // ---------------------------------------------------------------------------------------------
 // The hook line
 
-const MISSING = 'Blocked: toolbelt is not on PATH, and this workspace checks every tool call with it. Install it (npm install -g toolbelt) or take the hook out (toolbelt agents uninstall).';
+const MISSING = "Blocked: toolbelt is not on PATH, and this workspace checks every tool call with it. Put it there (in VS Code: Toolbelt: Install 'toolbelt' Command in PATH) or take the hook out (toolbelt agents uninstall).";
 
 /** What the hook prints on stdout when `toolbelt` is missing: the agent's own way of saying deny. */
 const MISSING_STDOUT: Readonly<Partial<Record<AgentId, unknown>>> = {

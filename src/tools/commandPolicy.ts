@@ -67,7 +67,7 @@ function thousands(count: number): string {
 /** What to tell the model when a command is refused by the rules. */
 export function describeRefusal(judgement: CommandJudgement): string {
   const denied = judgement.parts.filter((p) => p.verdict === 'deny').map((p) => `\`${p.text}\` (${p.reason})`);
-  return `The command was not run: the person's command rules deny ${denied.join(', ')}.`;
+  return `The command was not run: the command rules (toolbelt.runBash) deny ${denied.join(', ')}.`;
 }
 
 /** The parts a person is asked about (neither allowed nor denied), each text once. */

@@ -82,7 +82,7 @@ describe('Sensitive files and command rules from workspace settings (trusted)', 
     assert.equal(await api.chat.send('Make the marker.'), 'Refused, as told.');
     // The chat's earlier turns (other suites) are in the history too: this turn's result is the last.
     const results = (model.requests[1].body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
-    assert.match(results.at(-1) ?? '', /the person's command rules deny `touch h9-denied-marker`/);
+    assert.match(results.at(-1) ?? '', /the command rules \(toolbelt\.runBash\) deny `touch h9-denied-marker`/);
     assert.equal(await fs.stat(marker).then(() => true, () => false), false, 'nothing ran');
   });
 });

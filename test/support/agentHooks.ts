@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { hookCommand } from '../../src/tools/agentHookFiles';
 import { builtCli } from './cliProcess';
 
 /**
@@ -16,12 +17,12 @@ export function hookLine(agent: RealAgent): string {
 }
 
 /**
- * The hook line guarded against a missing `toolbelt` (the shape `toolbelt agents install` writes): a
+ * The hook line guarded against a missing `toolbelt`, as `toolbelt agents install` writes it: a
  * command that is not found exits 127, which Claude Code and Codex take as "run the call", so the
  * line looks first and blocks (exit 2, the reason on stderr) when `toolbelt` is not on PATH.
  */
 export function guardedHookLine(agent: RealAgent): string {
-  return `command -v toolbelt >/dev/null 2>&1 || { echo 'Blocked: toolbelt is not on PATH.' >&2; exit 2; }; exec toolbelt hook ${agent}`;
+  return hookCommand(agent);
 }
 
 /** Writes the agent's project-level hook configuration into `workspace`, running `command` before each of its tool calls. */

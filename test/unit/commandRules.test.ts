@@ -26,7 +26,7 @@ describe('run_bash command rules', () => {
     const result = await registry.run('run_bash', { command: 'touch marker && rm data.txt' });
     assert.equal(result.status, 'refused');
     assert.equal(result.approvedBy, 'refused');
-    assert.match(result.text, /the person's command rules deny `rm data\.txt`/);
+    assert.match(result.text, /the command rules \(toolbelt\.runBash\) deny `rm data\.txt`/);
     assert.equal(await ws.exists('marker'), false, 'the allowed part did not run either');
     assert.equal(await ws.exists('data.txt'), true);
     assert.equal(ctx.confirmations.length, 0);

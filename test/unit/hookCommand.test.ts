@@ -97,7 +97,7 @@ describe('toolbelt hook AGENT (the built dist/cli.js, real agents\' events)', fu
     it('denies `rm -rf data`, naming the rule and its line', async () => {
       const result = await hook('claude-code', event('claude-code-Bash-rm'));
       assert.equal(result.code, 0, result.stderr);
-      assert.deepEqual(result.json, claude('deny', 'Toolbelt: denied — The command was not run: the person\'s command rules deny `rm -rf data` (denied by "rm"). (.vscode/settings.json:3 (toolbelt.runBash.deniedCommands "rm")).'));
+      assert.deepEqual(result.json, claude('deny', 'Toolbelt: denied — The command was not run: the command rules (toolbelt.runBash) deny `rm -rf data` (denied by "rm"). (.vscode/settings.json:3 (toolbelt.runBash.deniedCommands "rm")).'));
     });
 
     it('judges by the project\'s policy after a command moved Claude\'s cwd into a subfolder (CLAUDE_PROJECT_DIR)', async () => {

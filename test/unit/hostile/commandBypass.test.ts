@@ -182,7 +182,7 @@ describe('hostile commands against the command rules (checked against bash)', fu
           const result = await registry.run('run_bash', { command: c.command });
           assert.equal(result.status, 'refused', result.text);
           assert.equal(ctx.confirmations.length, underDeny === 'deny' ? 0 : 1, result.text);
-          if (underDeny === 'deny') assert.match(result.text, /the person's command rules deny/);
+          if (underDeny === 'deny') assert.match(result.text, /the command rules \(toolbelt\.runBash\) deny/);
           assert.equal(await happened(ws, c), false);
         } finally {
           await ws.dispose();

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { hasFlag, flagValue, flagValues, parseArgs, type FlagSpec } from './args';
 import { hookAnswer, unknownAgentDeny, type HookAnswer } from './hookAnswers';
 import { HookEventError, parseHookEvent } from './hookEvents';
-import { locateRuleIn, type LocatedRule } from './policyCommands';
+import { locateRuleIn, type LocatedRule } from './locatedRule';
 import { readSettingsFile, SettingsSnapshot } from './settingsFiles';
 import { stateDirFor } from './stateDir';
 import type { Verdict } from '../tools/consent';

@@ -1,7 +1,6 @@
 import type { PolicyPart, PolicyRule } from '../tools/consent';
-import { describeRule, UNREGISTERED_RULE, type PolicyDecision } from '../tools/policyDecision';
+import { UNREGISTERED_RULE, type PolicyDecision } from '../tools/policyDecision';
 import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples, type PolicyExample } from '../tools/policyTests';
-import { locateSetting } from '../tools/settingsLocations';
 import { terminalJson, terminalLine } from '../common/visibleText';
 import { AGENT_LABELS as HOOK_AGENT_LABELS, decideNativeCall, type HookAgent, type NativeCall } from '../tools/nativeCalls';
 import { agentPolicyFromSettings, agentStatuses } from '../tools/agentInstall';
@@ -10,21 +9,8 @@ import type { PersonChoices } from './personChoices';
 import { readPolicy as readHookPolicy } from './hookCommand';
 import { HookEventError, parseHookEvent } from './hookEvents';
 import { WORKSPACE_SETTINGS } from './liveSettings';
-import type { SettingsSnapshot } from './settingsFiles';
+import { locateRuleIn, type LocatedRule } from './locatedRule';
 import { EXIT, UsageError } from './usage';
-
-/** A rule with where it is written: `.vscode/settings.json:12`, the person's file, or built in. */
-export interface LocatedRule {
-  kind: 'setting' | 'builtin' | 'choice';
-  /** `setting`: the setting's name, and the entry of it that matched. */
-  setting?: string;
-  entry?: string;
-  /** `setting`: the file (as messages name it) and line that hold it, when a file does. */
-  file?: string;
-  line?: number;
-  /** In words, with where it is. */
-  text: string;
-}
 
 export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
   args: Record<string, unknown>;
@@ -43,19 +29,6 @@ export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
 /** Where a rule is written: the workspace's settings first, then the person's file. */
 export function locateRule(workspace: CliWorkspace, rule: PolicyRule | undefined): LocatedRule {
   return locateRuleIn(workspace.settings.current, rule);
-}
-
-/** locateRule over the settings files as read (`toolbelt hook` reads them without a CliWorkspace). */
-export function locateRuleIn(files: Pick<SettingsSnapshot, 'workspace' | 'user'>, rule: PolicyRule | undefined): LocatedRule {
-  const named = describeRule(rule);
-  if (!rule || 'builtin' in rule) return { kind: 'builtin', text: named };
-  if ('choice' in rule) return { kind: 'choice', text: named };
-  const { workspace: settings, user } = files;
-  for (const file of [settings, ...(user ? [user] : [])]) {
-    const found = file.exists ? locateSetting(file.text, rule.setting, rule.entry) : undefined;
-    if (found) return { kind: 'setting', setting: rule.setting, ...(rule.entry !== undefined ? { entry: rule.entry } : {}), file: file.label, line: found.line, text: `${file.label}:${found.line} (${named})` };
-  }
-  return { kind: 'setting', setting: rule.setting, ...(rule.entry !== undefined ? { entry: rule.entry } : {}), text: `${named} (the built-in default; no settings file sets it)` };
 }
 
 export async function explainCall(workspace: CliWorkspace, tool: string, args: Record<string, unknown>): Promise<Explanation> {

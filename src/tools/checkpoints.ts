@@ -6,7 +6,8 @@ import { filesOf, missingFiles, realParentPath, scan, signature, type MissingFil
 import { exists, isInside } from './pathChecks';
 import type { ResolvedPath } from './workspacePaths';
 import { isAlive } from './processTable';
-import { sensitiveGlobFor } from './sensitiveFiles';
+import { DEFAULT_SENSITIVE_GLOBS, sensitiveGlobFor } from './sensitiveFiles';
+import type { ChangeTarget } from './types';
 
 /*
  * Per-turn checkpoints. Before a chat turn's tools change a path, the store keeps what is needed to
@@ -152,9 +153,10 @@ export class CheckpointStore {
   }
 
   /** `recordBefore` for a path as the file tools resolve it (`resolveWorkspacePath`). */
-  recordPath(turnId: string, target: Pick<ResolvedPath, 'absolute' | 'root' | 'relative' | 'display'> & { noCopyOf?: readonly string[] }): Promise<void> {
+  recordPath(turnId: string, target: Pick<ResolvedPath, 'absolute' | 'root' | 'relative' | 'display'> & Pick<ChangeTarget, 'unapproved'>): Promise<void> {
     const label = target.display !== target.relative ? target.display.slice(0, -target.relative.length - 1) : undefined;
-    return this.recordBefore(turnId, target.absolute, target.root, { rootLabel: label || undefined, ...(target.noCopyOf ? { noCopyOf: target.noCopyOf } : {}) });
+    const noCopyOf = target.unapproved ? (target.unapproved.sensitiveGlobs ?? DEFAULT_SENSITIVE_GLOBS) : undefined;
+    return this.recordBefore(turnId, target.absolute, target.root, { rootLabel: label || undefined, ...(noCopyOf ? { noCopyOf } : {}) });
   }
 
   /** Optional, after each tool's change: keeps what it left, should the turn never end (a reload). */

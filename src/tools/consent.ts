@@ -1,5 +1,4 @@
 import type { ToolCaller } from './caller';
-import { DEFAULT_SENSITIVE_GLOBS } from './sensitiveFiles';
 import { ToolRefusedError } from './toolErrors';
 import type { ApprovedBy, ConfirmationReason, ConfirmationRequest, ToolContext } from './types';
 import { assertUnchanged, type ResolvedPath } from './workspacePaths';
@@ -142,8 +141,8 @@ export async function obtainConsent(plan: ConsentPlan, ctx: ToolContext, run: Co
   if (asked) await assertUnchanged(ctx, plan.changes, signal);
   if (plan.changes.length > 0 && caller.beforeChange) {
     // Without a person's approval, undo keeps no copy of a file that may hold secrets.
-    const noCopyOf = asked ? undefined : (ctx.sensitiveGlobs ?? DEFAULT_SENSITIVE_GLOBS);
-    await caller.beforeChange(plan.changes.map(({ absolute, root, relative, display }) => ({ absolute, root, relative, display, ...(noCopyOf ? { noCopyOf } : {}) })));
+    const unapproved = asked ? {} : { unapproved: ctx.sensitiveGlobs ? { sensitiveGlobs: ctx.sensitiveGlobs } : {} };
+    await caller.beforeChange(plan.changes.map(({ absolute, root, relative, display }) => ({ absolute, root, relative, display, ...unapproved })));
     signal?.throwIfAborted();
   }
 }

@@ -47,11 +47,11 @@ export interface ChangeTarget {
   relative: string;
   display: string;
   /**
-   * Globs (`toolbelt.tools.sensitiveFiles`) of files under this path whose content undo must not
-   * keep: set when no person approved the change, so a copy of a secret is kept only for a change
-   * someone asked for.
+   * Set when no person approved the change: undo then keeps no copy of a file under this path that
+   * matches `sensitiveGlobs` (the built-in list when absent), so a secret's copy is kept only for a
+   * change someone asked for.
    */
-  noCopyOf?: readonly string[];
+  unapproved?: { sensitiveGlobs?: readonly string[] };
 }
 
 /** run_bash's command rules: simple-command prefixes (`npm test`) or `/regex/` entries. */

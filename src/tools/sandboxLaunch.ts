@@ -8,6 +8,7 @@ import { homeView, PRIVATE_HOME_BYTES } from './sandboxHome';
 import { programFilesUnder } from './sandboxProgramFiles';
 import { readOnlyPathsIn } from './sandboxReadOnly';
 import { sandboxEnvironment } from './sandboxEnvironment';
+import { isGlob } from './sandboxSettings';
 import { bwrapOptions, proxyEnvironment, type SandboxPlan } from './sandboxInvocation';
 import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
 import { acquireNetwork, type NetworkLease } from './sandboxNetworks';
@@ -91,9 +92,12 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const store = await privateStore(home, roots[0] ?? request.cwd);
   const readable = (setting.readablePaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots.slice(0, 1)));
   const homeFolder = await homeView(home, roots, request.sourceEnv?.PATH ?? process.env.PATH, readable);
-  const scans = await Promise.all(roots.map((root) => scanner.scan(root, request.sensitiveGlobs, request.signal)));
+  // hiddenPaths patterns are found in each workspace folder as the sensitive files are; the others are paths.
+  const hiddenPatterns = (setting.hiddenPaths ?? []).filter(isGlob);
+  const scanGlobs = [...request.sensitiveGlobs, ...hiddenPatterns];
+  const scans = await Promise.all(roots.map((root) => scanner.scan(root, scanGlobs, request.signal)));
   // A repository a workspace folder lies in is shown whole: its sensitive files are hidden as the workspace's are.
-  const repositoryScans = await Promise.all(homeFolder.repositories.map((top) => scanner.scan(top, request.sensitiveGlobs, request.signal)));
+  const repositoryScans = await Promise.all(homeFolder.repositories.map((top) => scanner.scan(top, scanGlobs, request.signal)));
 
   const git = await gitProtection(scans.flatMap((scan) => scan.gitEntries), roots);
   const uncreatable: Uncreatable[] = [...roots.map((root) => ({ path: path.join(root, '.vscode'), kind: 'dir' as const })), ...git.uncreatable];
@@ -106,7 +110,7 @@ export async function prepareSandbox(request: SandboxRequest, engine: SandboxEng
   const hiddenCandidates = [
     ...HIDDEN_HOME_PATHS.map((p) => path.join(home, p)),
     ...stateFolders,
-    ...(setting.hiddenPaths ?? []).flatMap((p) => resolveSettingPath(p, home, roots)),
+    ...(setting.hiddenPaths ?? []).filter((p) => !isGlob(p)).flatMap((p) => resolveSettingPath(p, home, roots)),
     ...[...scans, ...repositoryScans].flatMap((scan) => scan.sensitive.map((s) => s.path)),
   ];
   const hidden = await existing(hiddenCandidates);

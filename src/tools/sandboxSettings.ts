@@ -141,7 +141,12 @@ function readLevel(values: SandboxSettingValues, level: keyof SettingLevels, pro
   const domains = stringList(values.allowedDomains[level], `${where}: toolbelt.sandbox.allowedDomains`, problems);
   if (domains) result.allowedDomains = domains.map((d) => d.toLowerCase());
   const hidden = stringList(values.hiddenPaths[level], `${where}: toolbelt.sandbox.hiddenPaths`, problems);
-  if (hidden) result.hiddenPaths = hidden;
+  if (hidden) {
+    // A glob is matched in the workspace folders only (as toolbelt.tools.sensitiveFiles is); elsewhere it would name nothing.
+    const outsideGlobs = hidden.filter((entry) => isGlob(entry) && (entry.startsWith('/') || entry.startsWith('~')));
+    for (const entry of outsideGlobs) problems.push(`${where}: toolbelt.sandbox.hiddenPaths: "${entry}" is a pattern outside the workspace; patterns work relative to the workspace folder (e.g. "secrets/**"), elsewhere name the path itself. It was ignored.`);
+    result.hiddenPaths = hidden.filter((entry) => !outsideGlobs.includes(entry));
+  }
   for (const key of ['readablePaths', 'writablePaths'] as const) {
     const paths = stringList(values[key]?.[level], `${where}: toolbelt.sandbox.${key}`, problems);
     if (paths) result[key] = paths;
@@ -175,6 +180,11 @@ function stringList(value: unknown, what: string, problems: string[]): string[] 
 
 function nonEmpty<K extends string>(key: K, entries: string[]): Partial<Record<K, string[]>> {
   return entries.length > 0 ? ({ [key]: entries } as Record<K, string[]>) : {};
+}
+
+/** Whether a hiddenPaths entry is a pattern (`*`, `?`, `[…]`) rather than a path. */
+export function isGlob(entry: string): boolean {
+  return /[*?[]/.test(entry);
 }
 
 function unique(entries: string[]): string[] {

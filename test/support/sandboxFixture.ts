@@ -75,6 +75,8 @@ const WORKSPACE_FILES: Record<string, string> = {
   '.mcp.json': '{"original": "mcp"}\n',
   'sub/.vscode/settings.json': '{"original": "nested"}\n',
   'scripts/release.sh': 'original: release\n',
+  // Hidden only by a toolbelt.sandbox.hiddenPaths pattern (the hidden-patterns case).
+  'docs/plan.secret.txt': 'PATTERN-HIDDEN-CONTENT\n',
 };
 
 /**

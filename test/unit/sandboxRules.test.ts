@@ -122,6 +122,12 @@ describe('sandbox settings: a workspace can only tighten', () => {
     assert.deepEqual(readOnlyPathsIn(['/ws'], ['ops/']).filter((p) => !DEFAULT_READ_ONLY_PATHS.some((d) => p === `/ws/${d.replace(/\/$/, '')}`)), ['/ws/ops']);
   });
 
+  it('keeps hiddenPaths patterns relative to the workspace and names one outside it instead of ignoring it silently', () => {
+    const rules = buildSandboxRules(values({ hiddenPaths: ['~/keys/*.pem', 'secrets/**', '~/notes'] }), undefined);
+    assert.deepEqual(rules.sandbox.hiddenPaths, ['secrets/**', '~/notes']);
+    assert.match(rules.problems.join('\n'), /"~\/keys\/\*\.pem" is a pattern outside the workspace/);
+  });
+
   it('reports unusable values and ignores them', () => {
     const rules = buildSandboxRules(values({ mode: 'sometimes', env: ['OK_NAME', 'not a name', 3], allowedDomains: 'a.com' }, { network: 7 }), undefined);
     assert.deepEqual(rules.sandbox, { mode: 'auto', network: 'off', allowedDomains: [], hiddenPaths: [], env: ['OK_NAME'] });

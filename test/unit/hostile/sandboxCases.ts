@@ -92,6 +92,21 @@ export const CASES: SandboxCase[] = [
     },
   },
   {
+    id: 'hidden-patterns',
+    title: 'a toolbelt.sandbox.hiddenPaths pattern hides what it matches in the workspace, at any depth',
+    job: (c) => ({
+      workspaceRoot: c.fixture.ws,
+      command: 'cat docs/plan.secret.txt; grep -r PATTERN-HIDDEN docs; cp docs/plan.secret.txt copy.txt; echo RAN-patterns',
+      sandbox: { mode: 'auto', network: 'off', hiddenPaths: ['*.secret.txt'] },
+      commandPolicy: ALLOW_ALL,
+    }),
+    check: async (c, r) => {
+      ranByRule(r, 'RAN-patterns');
+      assert.doesNotMatch(r.result, /PATTERN-HIDDEN-CONTENT/, r.result);
+      assert.equal(await exists(path.join(c.fixture.ws, 'copy.txt')), false, 'nothing was copied out of it');
+    },
+  },
+  {
     id: 'environment',
     title: 'no API key or token reaches a command, not even through /proc/1/environ; toolbelt.sandbox.env passes named ones',
     job: (c) => ({ workspaceRoot: c.fixture.ws, command: "env; tr '\\0' '\\n' </proc/1/environ; tr '\\0' '\\n' </proc/self/environ; echo RAN-env", sandbox: { mode: 'auto', network: 'off', env: ['MY_SETTING'] }, commandPolicy: ALLOW_ALL }),

@@ -2,7 +2,8 @@ import { accessSync, constants, promises as fs, readFileSync, statSync } from 'n
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, agentPolicyFrom, installJson, isOwnedText, prefixWords, uninstallJson, type AgentId, type AgentPolicy } from './agentHookFiles';
+import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, agentPolicyFrom, isOwnedText, prefixWords, type AgentId, type AgentPolicy } from './agentHookFiles';
+import { installJson, uninstallJson } from './agentJsonEdits';
 import { inspectAgent, lossReport, type AgentFileState, type LossEntry } from './agentLossReport';
 import { editableJsonTree, UneditableJsonError } from './editableJson';
 import { AGENT_CONFIG_PATHS } from './protectedPaths';

@@ -1,4 +1,5 @@
-import { agentFileSpecs, hookInstalled, installJson, isOwnedText, prefixWords, type AgentFileSpec, type AgentId, type AgentPolicy } from './agentHookFiles';
+import { agentFileSpecs, isOwnedText, prefixWords, type AgentFileSpec, type AgentId, type AgentPolicy } from './agentHookFiles';
+import { hookInstalled, installJson } from './agentJsonEdits';
 
 /*
  * What each agent does with the workspace's policy once `toolbelt agents install` ran: per rule,

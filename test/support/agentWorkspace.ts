@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import { stateDirFor } from '../../src/cli/stateDir';
 import { parseLines, type ToolCallRecord } from '../../src/tools/toolCallLog';
 import { installHook, toolbeltShim, type RealAgent } from './agentHooks';
-import { layOut, PERSON_POLICY, WORKSPACE_POLICY } from './realAgents';
+import { builtCli } from './cliProcess';
+import { ModelServer } from './modelServer';
+import { findAgent, layOut, PERSON_POLICY, WORKSPACE_POLICY } from './realAgents';
 import { TempWorkspace } from './workspace';
 
 /**
@@ -106,4 +108,54 @@ export class AgentWorkspace {
   dispose(): Promise<void> {
     return this.ws.dispose();
   }
+}
+
+/** What a real agent's suite shares: its scripted model server, and workspaces made for it. */
+export interface RealAgentSuite {
+  /** The scripted model server (started before the suite's tests). */
+  readonly model: ModelServer;
+  /** A workspace for one run, disposed after the suite. */
+  place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook?: { hookCommand?: string; shim?: boolean }): Promise<AgentWorkspace>;
+}
+
+/**
+ * Registers, in the calling `describe`, what every real agent's suite needs: it skips the suite,
+ * saying why, when the agent's CLI package is not installed (an environment guard only: CI installs
+ * the devDependencies), builds on dist/cli.js, starts a model server and disposes the workspaces.
+ */
+export function realAgentSuite(agent: RealAgent): RealAgentSuite {
+  const found = findAgent(agent);
+  const places: AgentWorkspace[] = [];
+  let model: ModelServer | undefined;
+  before(async function () {
+    if ('missing' in found) skipBecause(this, found.missing);
+    builtCli();
+    model = await ModelServer.start();
+  });
+  after(async () => {
+    await model?.close();
+    await Promise.all(places.map((p) => p.dispose()));
+  });
+  return {
+    get model(): ModelServer {
+      if (!model) throw new Error('the model server starts in the suite\'s before hook');
+      return model;
+    },
+    async place(withToolbelt, settings, hook = {}) {
+      const p = await AgentWorkspace.create(agent, { withToolbelt, settings, ...hook });
+      places.push(p);
+      return p;
+    },
+  };
+}
+
+/** Skips the test when this process cannot hand files to uid 65534 and switch to it (that needs root). */
+export function skipUnlessRoot(context: Mocha.Context): void {
+  if (process.getuid?.() !== 0) skipBecause(context, 'switching to uid 65534 needs root');
+}
+
+/** An environment guard: says why on the console, then skips. */
+function skipBecause(context: Mocha.Context, why: string): never {
+  console.log(`      skipped: ${why}`);
+  context.skip();
 }

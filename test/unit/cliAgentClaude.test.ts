@@ -5,9 +5,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
-import { AgentWorkspace } from '../support/agentWorkspace';
-import { builtCli } from '../support/cliProcess';
-import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
+import { AgentWorkspace, realAgentSuite, skipUnlessRoot } from '../support/agentWorkspace';
+import type { ScriptedToolCall } from '../support/modelServer';
 import { allToolResults } from '../support/modelServerToolResults';
 import { AGENT_PACKAGES, findAgent, runAgent, scriptTurns, SECRET, type AgentRun } from '../support/realAgents';
 
@@ -23,37 +22,18 @@ const found = findAgent('claude-code');
 
 describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
   this.timeout(180_000);
-  let model: ModelServer;
-  const places: AgentWorkspace[] = [];
+  const suite = realAgentSuite('claude-code');
 
-  before(async function () {
-    if ('missing' in found) {
-      // Environment guard only: CI installs the devDependencies, so there this runs.
-      console.log(`      skipped: ${found.missing}`);
-      this.skip();
-    }
-    builtCli();
-    model = await ModelServer.start();
-  });
-  after(async () => {
-    await model?.close();
-    await Promise.all(places.map((p) => p.dispose()));
-  });
-
-  async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean } = {}): Promise<AgentWorkspace> {
-    const p = await AgentWorkspace.create('claude-code', { withToolbelt, settings, ...hook });
-    places.push(p);
-    return p;
-  }
+  const place = suite.place;
 
   /** One headless run in which the model calls `turns` (one turn per tool result), then ends. */
   async function claude(p: AgentWorkspace, turns: ScriptedToolCall[][]): Promise<{ run: AgentRun; results: string }> {
-    scriptTurns(model, 'Bash', turns);
+    scriptTurns(suite.model, 'Bash', turns);
     const run = await runAgent((found as { entry: string }).entry, ['-p', 'Do the task.', '--permission-mode', 'bypassPermissions', '--output-format', 'json', '--model', 'claude-sonnet-4-5'], {
       cwd: p.root,
       user: p.user,
       env: p.env({
-        ANTHROPIC_BASE_URL: model.anthropicBaseUrl,
+        ANTHROPIC_BASE_URL: suite.model.anthropicBaseUrl,
         ANTHROPIC_API_KEY: 'test-key',
         // No update checks, telemetry or error reports: the scripted server is the only address.
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -67,8 +47,8 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
     assert.equal(run.timedOut, false, `Claude Code did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     assert.equal((JSON.parse(run.stdout) as { result: string }).result, 'All done.', run.stdout);
-    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(model.requests));
-    return { run, results: allToolResults(model.requests) };
+    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(suite.model.requests));
+    return { run, results: allToolResults(suite.model.requests) };
   }
 
   const bashCatEnv: ScriptedToolCall[][] = [[{ name: 'Bash', arguments: { command: 'cat .env', description: 'Show the environment file' } }]];
@@ -184,11 +164,7 @@ describe(`A real Claude Code (${PKG.name}) and its own tools`, function () {
     });
 
     it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {
-      // Environment guard: handing the files to uid 65534 and switching to it needs root.
-      if (process.getuid?.() !== 0) {
-        console.log('      skipped: switching to uid 65534 needs root');
-        this.skip();
-      }
+      skipUnlessRoot(this);
       const bare = await place(false);
       bare.runAs(65534);
       assert.match((await claude(bare, bashCatEnv)).results, new RegExp(SECRET));

@@ -4,10 +4,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
-import { AgentWorkspace } from '../support/agentWorkspace';
+import { AgentWorkspace, realAgentSuite, skipUnlessRoot } from '../support/agentWorkspace';
 import { codexTrustToml } from '../support/codexHookTrust';
-import { builtCli } from '../support/cliProcess';
-import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
+import type { ScriptedToolCall } from '../support/modelServer';
 import { allToolResults } from '../support/modelServerToolResults';
 import { AGENT_PACKAGES, findAgent, runAgent, scriptTurns, SECRET, type AgentRun } from '../support/realAgents';
 
@@ -30,26 +29,10 @@ const MODEL = 'gpt-5.5';
 
 describe(`A real Codex (${PKG.name}) and its own tools`, function () {
   this.timeout(180_000);
-  let model: ModelServer;
-  const places: AgentWorkspace[] = [];
-
-  before(async function () {
-    if ('missing' in found) {
-      // Environment guard only: CI installs the devDependencies, so there this runs.
-      console.log(`      skipped: ${found.missing}`);
-      this.skip();
-    }
-    builtCli();
-    model = await ModelServer.start();
-  });
-  after(async () => {
-    await model?.close();
-    await Promise.all(places.map((p) => p.dispose()));
-  });
+  const suite = realAgentSuite('codex');
 
   async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean; trusted?: boolean } = {}): Promise<AgentWorkspace> {
-    const p = await AgentWorkspace.create('codex', { withToolbelt, settings, ...hook });
-    places.push(p);
+    const p = await suite.place(withToolbelt, settings, hook);
     // Codex's own per-user configuration: the scripted server as its provider, the workspace trusted
     // (so its .codex layer, hooks included, is read), no update check, analytics or feedback.
     const codexHome = path.join(p.home, '.codex');
@@ -64,7 +47,7 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
       'enabled = false',
       '[model_providers.scripted]',
       'name = "Scripted"',
-      `base_url = "${model.openaiBaseUrl}"`,
+      `base_url = "${suite.model.openaiBaseUrl}"`,
       'env_key = "SCRIPTED_API_KEY"',
       'wire_api = "responses"',
       `[projects.${JSON.stringify(p.root)}]`,
@@ -98,7 +81,7 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
   ];
 
   async function codex(p: AgentWorkspace, turns: ScriptedToolCall[][], options: { sandbox?: readonly string[] } = {}): Promise<{ run: AgentRun; results: string }> {
-    scriptTurns(model, 'exec_command', turns);
+    scriptTurns(suite.model, 'exec_command', turns);
     const mode = options.sandbox ?? ['--dangerously-bypass-approvals-and-sandbox'];
     const run = await runAgent((found as { entry: string }).entry, ['exec', ...mode, '--skip-git-repo-check', '--json', 'Do the task.'], {
       cwd: p.root,
@@ -108,8 +91,8 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
     assert.equal(run.timedOut, false, `Codex did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     assert.match(run.stdout, /"type":"agent_message","text":"All done\."/, run.stdout);
-    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(model.requests));
-    return { run, results: allToolResults(model.requests) };
+    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(suite.model.requests));
+    return { run, results: allToolResults(suite.model.requests) };
   }
 
   const shell = (cmd: string): ScriptedToolCall[][] => [[{ name: 'exec_command', arguments: { cmd } }]];
@@ -226,11 +209,7 @@ describe(`A real Codex (${PKG.name}) and its own tools`, function () {
     });
 
     it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {
-      // Environment guard: handing the files to uid 65534 and switching to it needs root.
-      if (process.getuid?.() !== 0) {
-        console.log('      skipped: switching to uid 65534 needs root');
-        this.skip();
-      }
+      skipUnlessRoot(this);
       const bare = await place(false);
       bare.runAs(65534);
       assert.match((await codex(bare, shell('cat .env'))).results, new RegExp(SECRET));

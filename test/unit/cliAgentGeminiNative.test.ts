@@ -2,9 +2,8 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fixedAnswerHook, guardedHookLine, installHook } from '../support/agentHooks';
-import { AgentWorkspace } from '../support/agentWorkspace';
-import { builtCli } from '../support/cliProcess';
-import { ModelServer, type ScriptedToolCall } from '../support/modelServer';
+import { AgentWorkspace, realAgentSuite, skipUnlessRoot } from '../support/agentWorkspace';
+import type { ScriptedToolCall } from '../support/modelServer';
 import { allToolResults, toolResults } from '../support/modelServerToolResults';
 import { AGENT_PACKAGES, findAgent, runAgent, scriptTurns, SECRET, type AgentRun } from '../support/realAgents';
 
@@ -24,26 +23,10 @@ const found = findAgent('gemini-cli');
 
 describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
   this.timeout(240_000);
-  let model: ModelServer;
-  const places: AgentWorkspace[] = [];
-
-  before(async function () {
-    if ('missing' in found) {
-      // Environment guard only: CI installs the devDependencies, so there this runs.
-      console.log(`      skipped: ${found.missing}`);
-      this.skip();
-    }
-    builtCli();
-    model = await ModelServer.start();
-  });
-  after(async () => {
-    await model?.close();
-    await Promise.all(places.map((p) => p.dispose()));
-  });
+  const suite = realAgentSuite('gemini-cli');
 
   async function place(withToolbelt: boolean, settings?: Record<string, unknown> | string, hook: { hookCommand?: string; shim?: boolean } = {}): Promise<AgentWorkspace> {
-    const p = await AgentWorkspace.create('gemini-cli', { withToolbelt, settings, ...hook });
-    places.push(p);
+    const p = await suite.place(withToolbelt, settings, hook);
     // Gemini CLI's own per-user files: an API key sign-in, no update checks or telemetry, the folder trusted (so its project hooks run).
     const geminiHome = path.join(p.home, '.gemini');
     await fs.mkdir(geminiHome, { recursive: true });
@@ -54,11 +37,11 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
   }
 
   function runGemini(p: AgentWorkspace, turns: ScriptedToolCall[][], timeoutMs?: number): Promise<AgentRun> {
-    scriptTurns(model, 'run_shell_command', turns);
+    scriptTurns(suite.model, 'run_shell_command', turns);
     return runAgent(process.execPath, [(found as { entry: string }).entry, '-p', 'Do the task.', '-m', 'gemini-2.5-flash', '--output-format', 'json', '--approval-mode', 'yolo'], {
       cwd: p.root,
       user: p.user,
-      env: p.env({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: model.geminiBaseUrl }),
+      env: p.env({ GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: suite.model.geminiBaseUrl }),
       timeoutMs,
     });
   }
@@ -68,15 +51,15 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
     assert.equal(run.timedOut, false, `Gemini CLI did not end within 90 s.\n${run.stdout}\n${run.stderr}`);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     assert.equal((JSON.parse(run.stdout) as { response: string }).response, 'All done.', run.stdout);
-    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(model.requests));
-    return { run, results: allToolResults(model.requests) };
+    if (process.env.TOOLBELT_SHOW_AGENT_RESULTS) console.log(allToolResults(suite.model.requests));
+    return { run, results: allToolResults(suite.model.requests) };
   }
 
   const shell = (command: string): ScriptedToolCall[][] => [[{ name: 'run_shell_command', arguments: { command, description: 'A command' } }]];
   // Gemini CLI refuses read_file of .env itself (before any hook); a key file it reads.
   const readPem: ScriptedToolCall[][] = [[{ name: 'read_file', arguments: { file_path: 'certs/server.pem' } }]];
   /** The tool results of the run's last request (it carries the whole conversation's). */
-  const lastResults = () => toolResults(model.requests.at(-1)!);
+  const lastResults = () => toolResults(suite.model.requests.at(-1)!);
   const editSettings: ScriptedToolCall[][] = [
     [{ name: 'replace', arguments: { file_path: '.vscode/settings.json', old_string: '"rm"', new_string: '"nothing"', instruction: 'Loosen the rules' } }],
     [{ name: 'write_file', arguments: { file_path: '.vscode/settings.json', content: '{}\n' } }],
@@ -181,11 +164,7 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
     });
 
     it('holds the same as uid 65534 (not root): without the hook the secret leaks, with it the secret stays and data/ too', async function () {
-      // Environment guard: handing the files to uid 65534 and switching to it needs root.
-      if (process.getuid?.() !== 0) {
-        console.log('      skipped: switching to uid 65534 needs root');
-        this.skip();
-      }
+      skipUnlessRoot(this);
       const bare = await place(false);
       bare.runAs(65534);
       assert.match((await gemini(bare, shell('cat .env'))).results, new RegExp(SECRET));
@@ -206,7 +185,7 @@ describe(`A real Gemini CLI (${PKG.name}) and its own tools`, function () {
       const run = await runGemini(p, shell('rm -rf data'), 20_000);
       assert.equal(run.timedOut, true, `${run.stdout}\n${run.stderr}`);
       assert.equal(await p.read('data/keep.txt'), 'keep me\n');
-      assert.equal(model.requests.filter((r) => r.format === 'gemini').every((r) => toolResults(r).length === 0), true);
+      assert.equal(suite.model.requests.filter((r) => r.format === 'gemini').every((r) => toolResults(r).length === 0), true);
     });
 
     it('a hook that exits 1 lets the call run', async () => {

@@ -1,5 +1,3 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import * as path from 'node:path';
 import { DEFAULT_SESSION_CONTEXT_FILE } from '../agent/agentLoop';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
 import { buildTrustRules, hashEntries, type TrustRules } from '../tools/trustRules';
@@ -8,6 +6,7 @@ import { buildSandboxRules, type SandboxRules, type SandboxSettingValues } from 
 import type { CommandPolicy, SandboxSetting, ToolContext } from '../tools/types';
 import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';
 import type { LiveSettings } from './liveSettings';
+import { findOnPath } from '../tools/programPath';
 
 export const ALLOWED_COMMANDS = 'toolbelt.runBash.allowedCommands';
 export const DENIED_COMMANDS = 'toolbelt.runBash.deniedCommands';
@@ -148,16 +147,3 @@ function asRecord(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}

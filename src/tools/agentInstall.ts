@@ -1,4 +1,4 @@
-import { accessSync, constants, promises as fs, readFileSync, statSync } from 'node:fs';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
@@ -10,6 +10,7 @@ import { AGENT_CONFIG_PATHS } from './protectedPaths';
 import { readFolderFile, resolveFolderFile, writeFolderFile } from './folderFiles';
 import { parseSettingsText } from './settingsText';
 import { PathRefusedError, type ResolvedPath } from './workspacePaths';
+import { findOnPath } from './programPath';
 
 /*
  * Installing, checking and taking out the agents' own hook and sandbox files for one workspace,
@@ -216,15 +217,7 @@ function isFolder(dir: string): boolean {
 
 /** Whether an executable file `binary` is in one of PATH's folders. */
 export function onPath(binary: string, env: NodeJS.ProcessEnv): boolean {
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    try {
-      accessSync(path.join(dir, binary), constants.X_OK);
-      if (statSync(path.join(dir, binary)).isFile()) return true;
-    } catch {
-      // not here
-    }
-  }
-  return false;
+  return findOnPath(binary, env) !== undefined;
 }
 
 /**

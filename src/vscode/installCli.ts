@@ -1,7 +1,8 @@
-import { accessSync, constants, existsSync, promises as fs, realpathSync, statSync } from 'node:fs';
+import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { findOnPath, pathEntries } from '../tools/programPath';
 
 export const INSTALL_CLI = 'toolbelt.installCommand';
 
@@ -174,11 +175,6 @@ function windowsLauncher(target: LauncherTarget): string {
   ].join('\r\n');
 }
 
-function pathEntries(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
-  const value = (platform === 'win32' ? (env.Path ?? env.PATH) : env.PATH) ?? '';
-  return value.split(platform === 'win32' ? ';' : ':').filter(Boolean);
-}
-
 function samePath(a: string, b: string): boolean {
   const real = (p: string) => {
     try {
@@ -190,19 +186,6 @@ function samePath(a: string, b: string): boolean {
   return real(a) === real(b);
 }
 
-/** The first executable file `name` in the PATH of `env`. */
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
-  for (const dir of pathEntries(env, platform)) {
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** VS Code's user settings.json, found from the extension's global storage (…/User/globalStorage/<id>), when it exists. */
 export function userSettingsFile(context: vscode.ExtensionContext): string | undefined {

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { AGENT_KINDS, agentConfig, mergeAgentConfig, TOOLBELT_COMMAND, type AgentConfig, type AgentConfigOptions } from '../tools/agentConfigs';
 import { readFolderFile, resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
 import type { ResolvedPath } from '../tools/workspacePaths';
-import { findOnPath, INSTALL_CLI, userSettingsFile } from './installCli';
+import { findOnPath } from '../tools/programPath';
+import { INSTALL_CLI, userSettingsFile } from './installCli';
 
 export const USE_IN_ANOTHER_AGENT = 'toolbelt.useInAnotherAgent';
 

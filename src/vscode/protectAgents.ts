@@ -16,7 +16,8 @@ import {
 import type { LossEntry } from '../tools/agentLossReport';
 import { UneditableJsonError } from '../tools/editableJson';
 import { resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
-import { findOnPath, INSTALL_CLI } from './installCli';
+import { findOnPath } from '../tools/programPath';
+import { INSTALL_CLI } from './installCli';
 import { USE_IN_ANOTHER_AGENT } from './otherAgents';
 
 export const PROTECT_OTHER_AGENTS = 'toolbelt.protectOtherAgents';

@@ -5,8 +5,8 @@ import globals from 'globals';
 const vscodeFree = [{ name: 'vscode', message: 'This layer runs without VS Code; keep vscode imports in src/vscode/ and src/extension.ts.' }];
 
 /**
- * The layers, lowest first: common and protocol (import nothing) < tools < providers < agent <
- * chat < vscode < extension.ts. A layer imports only from the layers below it (types too: a type
+ * The layers, lowest first: common and protocol (import nothing) < tools < policy < providers <
+ * agent < chat < vscode < extension.ts. A layer imports only from the layers below it (types too: a type
  * import is a dependency all the same); the webview imports only the protocol and common; the CLI
  * (src/cli) sits on the core (tools, providers, agent) beside chat, never on chat or vscode, and
  * nothing but the CLI imports the CLI. docs/ARCHITECTURE.md explains them.
@@ -22,7 +22,8 @@ const above = (...layers) => ({
 });
 const zones = [
   { files: ['src/common/**/*.ts'], forbid: { regex: '^\\.\\./', message: 'src/common is shared by the host and the webview: it imports nothing outside itself.' } },
-  { files: ['src/tools/**/*.ts'], forbid: above('providers', 'agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
+  { files: ['src/tools/**/*.ts'], forbid: above('policy', 'providers', 'agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
+  { files: ['src/policy/**/*.ts'], forbid: above('providers', 'agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
   { files: ['src/providers/**/*.ts'], forbid: above('agent', 'chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
   { files: ['src/agent/**/*.ts'], forbid: above('chat', 'vscode', 'webview', 'protocol', 'core', 'cli') },
   { files: ['src/chat/**/*.ts'], forbid: above('vscode', 'webview', 'core', 'cli') },

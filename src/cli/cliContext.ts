@@ -1,16 +1,12 @@
 import { DEFAULT_SESSION_CONTEXT_FILE } from '../agent/agentLoop';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
-import { buildTrustRules, hashEntries, type TrustRules } from '../tools/trustRules';
-import { checkPolicyEntries } from '../tools/commandPolicy';
-import { buildSandboxRules, type SandboxRules, type SandboxSettingValues } from '../tools/sandboxSettings';
+import { acceptAsTheyAre, PolicyReader, POLICY_SETTINGS, readPolicyValues, type Policy, type PolicySource } from '../policy';
 import type { CommandPolicy, SandboxSetting, ToolContext } from '../tools/types';
-import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';
+import type { WriteApprovals } from '../tools/writeApprovals';
 import type { LiveSettings } from './liveSettings';
 import { findOnPath } from '../tools/programPath';
 
-export const ALLOWED_COMMANDS = 'toolbelt.runBash.allowedCommands';
-export const DENIED_COMMANDS = 'toolbelt.runBash.deniedCommands';
-export const SENSITIVE_FILES = 'toolbelt.tools.sensitiveFiles';
+const ALLOWED_COMMANDS = POLICY_SETTINGS.allowedCommands;
 
 export interface CliContextOptions {
   /** The workspace's allowed commands apply, as they are at start (`--accept-workspace-commands`). */
@@ -24,15 +20,12 @@ export interface CliContextOptions {
 /**
  * The ToolContext of a workspace outside VS Code: facts of the workspace only, read from its
  * `.vscode/settings.json` and the person's own settings file each time a tool asks, so an edit
- * applies to the next call. The rules are built by the same pure functions as in the extension
- * (buildTrustRules); the workspace's allowed commands apply only when the person accepted them.
+ * applies to the next call. The policy is read by the one reader the extension uses too
+ * (PolicyReader); what the workspace would loosen applies only when the person accepted it at start.
  */
 export class CliToolContext implements ToolContext {
   readonly workspaceRoot: string;
-  private readonly acceptedHash: string | undefined;
-  private rules: { key: string; built: TrustRules } | undefined;
-  private readonly acceptedSandboxHash: string | undefined;
-  private sandboxRules: { key: string; built: SandboxRules } | undefined;
+  private readonly policies: PolicyReader;
   private readonly told = new Set<string>();
   private ripgrep: string | null | undefined;
 
@@ -41,34 +34,33 @@ export class CliToolContext implements ToolContext {
     private readonly options: CliContextOptions,
   ) {
     this.workspaceRoot = settings.root;
-    const atStart = checkPolicyEntries({ allowed: settings.current.levels(ALLOWED_COMMANDS).workspace }).allowed;
-    this.acceptedHash = options.acceptWorkspaceCommands && atStart.length > 0 ? hashEntries(atStart) : undefined;
-    this.acceptedSandboxHash = options.acceptWorkspaceSandbox ? buildSandboxRules(this.sandboxValues(), undefined).pendingWorkspace?.hash : undefined;
+    const source: PolicySource = { levels: (key) => settings.current.levels(key) };
+    // Accepted as they are at start: a later, longer list is not accepted with them.
+    const choices = acceptAsTheyAre(readPolicyValues(source), { commands: options.acceptWorkspaceCommands, sandbox: options.acceptWorkspaceSandbox ?? false });
+    this.policies = new PolicyReader(source, () => choices, (policy) => this.tellProblems(policy));
   }
 
-  /**
-   * The OS sandbox for run_bash and MCP servers, built as in the extension (buildSandboxRules): the
-   * person's toolbelt.sandbox.* tightened by the workspace's; what the workspace would loosen
-   * applies only with --accept-workspace-sandbox, as it was at start.
-   */
+  /** The workspace's policy as it applies now: for the tools, `policy explain` and the log. */
+  policy(): Policy {
+    return this.policies.current();
+  }
+
+  /** The OS sandbox for run_bash and MCP servers (the person's toolbelt.sandbox.* tightened by the workspace's). */
   get sandbox(): SandboxSetting {
-    const values = this.sandboxValues();
-    const key = JSON.stringify(values);
-    if (this.sandboxRules?.key !== key) {
-      const built = buildSandboxRules(values, this.acceptedSandboxHash);
-      for (const problem of built.problems) this.tellOnce(problem);
-      if (built.pendingWorkspace) {
-        const how = this.options.acceptWorkspaceSandbox ? 'they changed since toolbelt started; restart it to accept them' : 'pass --accept-workspace-sandbox to apply them';
-        this.tellOnce(`The workspace's toolbelt.sandbox.* would loosen the sandbox (${built.pendingWorkspace.changes.join('; ')}) and do not apply: ${how}.`);
-      }
-      this.sandboxRules = { key, built };
-    }
-    return this.sandboxRules.built.sandbox;
+    return this.policy().sandbox;
   }
 
-  private sandboxValues(): SandboxSettingValues {
-    const level = (name: string) => this.settings.current.levels(`toolbelt.sandbox.${name}`);
-    return { mode: level('mode'), network: level('network'), allowedDomains: level('allowedDomains'), hiddenPaths: level('hiddenPaths'), env: level('env'), readablePaths: level('readablePaths'), writablePaths: level('writablePaths'), readOnlyPaths: level('readOnlyPaths') };
+  private tellProblems(policy: Policy): void {
+    for (const problem of policy.problems) this.tellOnce(problem);
+    const { commands, sandbox } = policy.pending;
+    if (commands) {
+      const how = this.options.acceptWorkspaceCommands ? 'they changed since toolbelt started; restart it to accept the new list' : 'pass --accept-workspace-commands to apply them';
+      this.tellOnce(`The workspace's ${ALLOWED_COMMANDS} (${commands.entries.join(', ')}) do not apply: ${how}.`);
+    }
+    if (sandbox) {
+      const how = this.options.acceptWorkspaceSandbox ? 'they changed since toolbelt started; restart it to accept them' : 'pass --accept-workspace-sandbox to apply them';
+      this.tellOnce(`The workspace's toolbelt.sandbox.* would loosen the sandbox (${sandbox.changes.join('; ')}) and do not apply: ${how}.`);
+    }
   }
 
   get systemPrompt(): string {
@@ -102,38 +94,15 @@ export class CliToolContext implements ToolContext {
   }
 
   get writeApprovals(): WriteApprovals {
-    const { user, workspace } = this.settings.current.levels('toolbelt.approvals.writes');
-    return strictestWriteApprovals([user, workspace]);
+    return this.policy().writeApprovals;
   }
 
   get sensitiveGlobs(): readonly string[] {
-    return this.currentRules().sensitiveGlobs;
+    return this.policy().sensitiveGlobs;
   }
 
   get commandPolicy(): CommandPolicy | undefined {
-    return this.currentRules().commandPolicy;
-  }
-
-  /** The rules as they apply now: for `policy explain` and the log. */
-  currentRules(): TrustRules {
-    const current = this.settings.current;
-    const sensitive = current.levels(SENSITIVE_FILES);
-    const values = {
-      sensitiveFiles: sensitive,
-      allowedCommands: current.levels(ALLOWED_COMMANDS),
-      deniedCommands: current.levels(DENIED_COMMANDS),
-    };
-    const key = JSON.stringify(values);
-    if (this.rules?.key !== key) {
-      const built = buildTrustRules(values, this.acceptedHash);
-      for (const problem of built.problems) this.tellOnce(problem);
-      if (built.pendingWorkspaceCommands) {
-        const how = this.options.acceptWorkspaceCommands ? 'they changed since toolbelt started; restart it to accept the new list' : 'pass --accept-workspace-commands to apply them';
-        this.tellOnce(`The workspace's ${ALLOWED_COMMANDS} (${built.pendingWorkspaceCommands.entries.join(', ')}) do not apply: ${how}.`);
-      }
-      this.rules = { key, built };
-    }
-    return this.rules.built;
+    return this.policy().commandPolicy;
   }
 
   private tellOnce(message: string): void {

@@ -2,7 +2,7 @@ import { statSync, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CallGroups } from '../tools/callGroups';
-import { decideCall, type PolicyDecision } from '../tools/policyDecision';
+import { decide, type Decision } from '../policy';
 import { sandboxRequestFor } from '../tools/sandboxLaunch';
 // The library surface through src/core.ts: the build checks that the CLI bundle reaches the core
 // this way, so a vscode import anywhere below the core fails the CLI's build (esbuild.js).
@@ -101,9 +101,9 @@ export class CliWorkspace {
     return this.manager.list().find((tool) => tool.name === name)?.modelName ?? name;
   }
 
-  /** What the policy decides for one call, without running it. */
-  decide(tool: string, args: Record<string, unknown>): Promise<PolicyDecision> {
-    return decideCall(this.manager.registry, this.modelName(tool), args);
+  /** What the policy decides for one call, without running it, with where its rule is written. */
+  decide(tool: string, args: Record<string, unknown>): Promise<Decision> {
+    return decide(this.manager.registry, this.settings.current, { tool: this.modelName(tool), args });
   }
 
   /** Names given to --enable or --run-without-asking that this workspace does not register. */

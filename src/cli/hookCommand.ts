@@ -4,17 +4,14 @@ import type { Readable, Writable } from 'node:stream';
 import { hasFlag, flagValue, flagValues, parseArgs, type FlagSpec } from './args';
 import { hookAnswer, unknownAgentDeny, type HookAnswer } from './hookAnswers';
 import { HookEventError, parseHookEvent } from './hookEvents';
-import { locateRuleIn, type LocatedRule } from './locatedRule';
+import { locateRuleIn, type LocatedRule } from '../policy/locatedRule';
 import { readSettingsFile, SettingsSnapshot } from './settingsFiles';
 import { stateDirFor } from './stateDir';
 import type { Verdict } from '../tools/consent';
 import { logArguments } from '../tools/logArguments';
 import { AGENT_LABELS, decideNativeCall, HOOK_AGENTS, type HookAgent, type NativeCall, type NativeDecision, type NativePolicy } from '../tools/nativeCalls';
-import { buildSandboxRules } from '../tools/sandboxSettings';
-import { SENSITIVE_SETTING as SENSITIVE_FILES } from '../tools/sensitiveFiles';
 import { ToolCallLog, type ToolCallRecord } from '../tools/toolCallLog';
-import { buildTrustRules, hashEntries } from '../tools/trustRules';
-import { checkPolicyEntries } from '../tools/commandPolicy';
+import { acceptAsTheyAre, buildPolicy, readPolicyValues, type PolicySource } from '../policy';
 
 /**
  * `toolbelt hook AGENT`: one pre-tool-call hook event on stdin, one answer in the agent's format.
@@ -23,8 +20,6 @@ import { checkPolicyEntries } from '../tools/commandPolicy';
  */
 export const HOOK_BOUND_MS = 5000;
 // As cliContext.ts names them; not imported from there, which would load the Agent's prompt modules into dist/hook.js.
-const ALLOWED_COMMANDS = 'toolbelt.runBash.allowedCommands';
-const DENIED_COMMANDS = 'toolbelt.runBash.deniedCommands';
 /** The most of stdin read; an event is a few KB (a Write's content may be large). */
 const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
@@ -181,25 +176,13 @@ export function readPolicy(root: string, choices: PolicyChoices): { policy: Nati
   const user = choices.userFile ? readSettingsFile(choices.userFile, choices.userFile) : undefined;
   if (user && !user.exists) throw new PolicyUnreadable(user.problems[0] ?? `${user.path}: cannot be read.`);
   const files = new SettingsSnapshot(workspace, user);
-  const levels = (key: string) => files.levels(key);
-  const atStart = checkPolicyEntries({ allowed: levels(ALLOWED_COMMANDS).workspace }).allowed;
-  const trust = buildTrustRules(
-    { sensitiveFiles: levels(SENSITIVE_FILES), allowedCommands: levels(ALLOWED_COMMANDS), deniedCommands: levels(DENIED_COMMANDS) },
-    choices.acceptWorkspaceCommands && atStart.length > 0 ? hashEntries(atStart) : undefined,
-  );
-  const sandboxValues = {
-    mode: levels('toolbelt.sandbox.mode'),
-    network: levels('toolbelt.sandbox.network'),
-    allowedDomains: levels('toolbelt.sandbox.allowedDomains'),
-    hiddenPaths: levels('toolbelt.sandbox.hiddenPaths'),
-    env: levels('toolbelt.sandbox.env'),
-  };
-  const accepted = choices.acceptWorkspaceSandbox ? buildSandboxRules(sandboxValues, undefined).pendingWorkspace?.hash : undefined;
-  const sandbox = buildSandboxRules(sandboxValues, accepted);
-  const problems = [...files.problems(), ...trust.problems, ...sandbox.problems];
+  const source: PolicySource = { levels: (key) => files.levels(key) };
+  const values = readPolicyValues(source);
+  const policy = buildPolicy(values, acceptAsTheyAre(values, { commands: choices.acceptWorkspaceCommands, sandbox: choices.acceptWorkspaceSandbox }));
+  const problems = [...files.problems(), ...policy.problems];
   if (problems.length > 0) throw new PolicyUnreadable(`the policy cannot be read: ${problems.join(' ')}`);
   return {
-    policy: { root, commandPolicy: trust.commandPolicy, sensitiveGlobs: trust.sensitiveGlobs, sandbox: sandbox.sandbox, runWithoutAsking: choices.runWithoutAsking },
+    policy: { root, commandPolicy: policy.commandPolicy, sensitiveGlobs: policy.sensitiveGlobs, sandbox: policy.sandbox, runWithoutAsking: choices.runWithoutAsking },
     files,
   };
 }

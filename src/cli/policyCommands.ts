@@ -1,21 +1,20 @@
-import type { PolicyPart, PolicyRule } from '../tools/consent';
-import { UNREGISTERED_RULE, type PolicyDecision } from '../tools/policyDecision';
+import { UNREGISTERED_RULE } from '../tools/policyDecision';
+import type { Decision } from '../policy';
 import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples, type PolicyExample } from '../tools/policyTests';
 import { terminalJson, terminalLine } from '../common/visibleText';
 import { AGENT_LABELS as HOOK_AGENT_LABELS, decideNativeCall, type HookAgent, type NativeCall } from '../tools/nativeCalls';
-import { agentPolicyFromSettings, agentStatuses } from '../tools/agentInstall';
+import { agentStatuses } from '../tools/agentInstall';
+import { agentPolicyFromSettings } from '../policy/agentPolicy';
 import type { CliWorkspace } from './cliWorkspace';
 import type { PersonChoices } from './personChoices';
 import { readPolicy as readHookPolicy } from './hookCommand';
 import { HookEventError, parseHookEvent } from './hookEvents';
 import { WORKSPACE_SETTINGS } from './liveSettings';
-import { locateRuleIn, type LocatedRule } from './locatedRule';
+import { locateRuleIn } from '../policy/locatedRule';
 import { EXIT, UsageError } from './usage';
 
-export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
+export interface Explanation extends Omit<Decision, 'decision' | 'reasons' | 'where'> {
   args: Record<string, unknown>;
-  rule: LocatedRule;
-  parts?: (Omit<PolicyPart, 'rule'> & { rule: LocatedRule })[];
   /** Set when the tool is switched off until the person enables it. */
   note?: string;
   /**
@@ -26,24 +25,18 @@ export interface Explanation extends Omit<PolicyDecision, 'rule' | 'parts'> {
   native?: { agent: HookAgent; label: string; governed: 'hook' | 'not governed' };
 }
 
-/** Where a rule is written: the workspace's settings first, then the person's file. */
-export function locateRule(workspace: CliWorkspace, rule: PolicyRule | undefined): LocatedRule {
-  return locateRuleIn(workspace.settings.current, rule);
-}
-
 export async function explainCall(workspace: CliWorkspace, tool: string, args: Record<string, unknown>): Promise<Explanation> {
   await workspace.ready();
   const decision = await workspace.decide(tool, args);
   const registered = workspace.manager.list().find((t) => t.name === tool || t.modelName === tool);
   // Not an active Toolbelt tool, but another agent's own (VS Code's run_in_terminal, Claude Code's Bash): Toolbelt does not refuse
   // that call, the agent runs it; what stands in its way is `toolbelt hook`, where it is installed. Say what the hook decides.
-  if (!registered && decision.rule === UNREGISTERED_RULE) {
+  if (!registered && decision.verdict === 'deny' && decision.rule.setting === UNREGISTERED_RULE.setting) {
     const native = await nativeExplanation(workspace, tool, args);
     if (native) return native;
   }
-  const { rule, parts, ...rest } = decision;
-  const explanation: Explanation = { ...rest, args, rule: locateRule(workspace, rule) };
-  if (parts) explanation.parts = parts.map((part) => ({ ...part, rule: locateRule(workspace, part.rule) }));
+  const { decision: _verdict, reasons: _reasons, where: _where, ...rest } = decision;
+  const explanation: Explanation = { ...rest, args };
   if (registered && !registered.enabledByDefault && registered.type === 'builtin') {
     explanation.note = `${registered.name} is off until the person switches it on (toolbelt mcp --enable ${registered.name}); this is what the rules decide once it is on.`;
   }

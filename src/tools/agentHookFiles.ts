@@ -1,7 +1,5 @@
 import type { JSONPath } from 'jsonc-parser';
-import { checkPolicyEntries } from './commandPolicy';
-import { readPolicyExamples } from './policyTests';
-import { HOME_CREDENTIAL_PATHS, layeredSensitiveGlobs } from './sensitiveFiles';
+import { HOME_CREDENTIAL_PATHS } from './sensitiveFiles';
 import { HOOK_AGENTS, type HookAgent } from './nativeCalls';
 import { AGENT_CONFIG_PATHS } from './protectedPaths';
 
@@ -54,26 +52,6 @@ export interface AgentPolicy {
   commandExamples: { command: string; expect: 'allow' | 'ask' | 'deny' }[];
   /** What in the settings could not be used. */
   problems: string[];
-}
-
-/** The policy of a workspace's `.vscode/settings.json` (its parsed values and its text, for the examples). */
-export function agentPolicyFrom(values: Readonly<Record<string, unknown>>, text: string): AgentPolicy {
-  const problems: string[] = [];
-  const denied = checkPolicyEntries({ denied: values['toolbelt.runBash.deniedCommands'] });
-  problems.push(...denied.problems);
-  const sensitive = layeredSensitiveGlobs({ user: undefined, workspace: values['toolbelt.tools.sensitiveFiles'] });
-  problems.push(...sensitive.problems);
-  const modeValue = values['toolbelt.sandbox.mode'];
-  const sandboxMode = modeValue === 'required' || modeValue === 'off' ? modeValue : 'auto';
-  const networkValue = values['toolbelt.sandbox.network'];
-  const network = networkValue === 'on' || networkValue === 'allowlist' ? networkValue : 'off';
-  const domainsValue = values['toolbelt.sandbox.allowedDomains'];
-  const allowedDomains = Array.isArray(domainsValue) ? domainsValue.filter((d): d is string => typeof d === 'string' && d.trim() !== '').map((d) => d.trim().toLowerCase()) : [];
-  const commandExamples = readPolicyExamples(text).examples.flatMap((example) => {
-    const command = example.args?.command;
-    return example.tool === 'run_bash' && typeof command === 'string' && example.expect && !example.problem ? [{ command, expect: example.expect }] : [];
-  });
-  return { deniedCommands: denied.denied, sensitiveGlobs: sensitive.globs, sandboxMode, network, allowedDomains, commandExamples, problems };
 }
 
 /** The words of a deny entry that is a plain prefix (`git push`), undefined for a /regex/ or anything with shell syntax. */

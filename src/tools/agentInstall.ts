@@ -2,13 +2,12 @@ import { promises as fs, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, agentPolicyFrom, isOwnedText, prefixWords, type AgentId, type AgentPolicy } from './agentHookFiles';
+import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, isOwnedText, prefixWords, type AgentId, type AgentPolicy } from './agentHookFiles';
 import { installJson, uninstallJson } from './agentJsonEdits';
 import { inspectAgent, lossReport, type AgentFileState, type LossEntry } from './agentLossReport';
 import { editableJsonTree, UneditableJsonError } from './editableJson';
 import { AGENT_CONFIG_PATHS } from './protectedPaths';
 import { readFolderFile, resolveFolderFile, writeFolderFile } from './folderFiles';
-import { parseSettingsText } from './settingsText';
 import { PathRefusedError, type ResolvedPath } from './workspacePaths';
 import { findOnPath } from './programPath';
 
@@ -36,12 +35,6 @@ export const CODEX_TRUST_NOTE = 'Codex runs project hooks (and reads .codex/conf
 export const VSCODE_NOTE = "VS Code's own agent reads .github/hooks/toolbelt.json (Copilot CLI's preToolUse and bash, mapped to its PreToolUse on Linux and macOS; there is no powershell line for Windows) and also runs the Claude Code entry of .claude/settings.json when there is one.";
 
 export const GEMINI_TRUST_NOTE = 'Gemini CLI fingerprints project hooks: it warns before a new or changed hook first runs, and with folder trust on it reads .gemini/settings.json only in a trusted folder.';
-
-/** The policy the agents' files are written from, read from the settings text; `problems` non-empty: the text cannot be used (its rules would be lost). */
-export function agentPolicyFromSettings(text: string, label = WORKSPACE_SETTINGS_FILE): { policy: AgentPolicy; problems: string[] } {
-  const parsed = parseSettingsText(text, label);
-  return { policy: agentPolicyFrom(parsed.values, text), problems: parsed.problems };
-}
 
 // ---------------------------------------------------------------------------------------------
 // install and uninstall

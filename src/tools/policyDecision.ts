@@ -29,7 +29,7 @@ export interface ConsentSource {
 
 export const PATH_GUARD_RULE: PolicyRule = { builtin: 'paths stay inside the workspace (no "..", no links that lead out)' };
 export const UNUSABLE_CALL_RULE: PolicyRule = { builtin: 'a call whose arguments or paths cannot work is not run' };
-export const UNREGISTERED_RULE: PolicyRule = { setting: 'toolbelt.tools.registry' };
+export const UNREGISTERED_RULE = { setting: 'toolbelt.tools.registry' } as const satisfies PolicyRule;
 const NOTHING_ASKS: PolicyRule = { builtin: 'a call no rule asks about runs' };
 
 /** The decision for one call. A call that cannot run at all (missing tool, bad arguments, a path outside) is `deny`. */

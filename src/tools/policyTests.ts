@@ -73,7 +73,7 @@ function readExample(text: string, node: Node, path: JSONPath, index: number): P
 export interface PolicyExampleResult {
   example: PolicyExample;
   /** The decision, when the example could be checked. */
-  actual?: PolicyDecision;
+  actual?: Pick<PolicyDecision, 'verdict' | 'reason'>;
   pass: boolean;
   /** One line: `toolbelt.policy.tests[3]: run_bash {"command":"ls"} expected deny, got ask (…)`. */
   message: string;
@@ -82,7 +82,7 @@ export interface PolicyExampleResult {
 /** Decides every example (one at a time, in order) and says which match. Never rejects. */
 export async function checkPolicyExamples(
   examples: readonly PolicyExample[],
-  decide: (tool: string, args: Record<string, unknown>) => Promise<PolicyDecision>,
+  decide: (tool: string, args: Record<string, unknown>) => Promise<Pick<PolicyDecision, 'verdict' | 'reason'>>,
 ): Promise<PolicyExampleResult[]> {
   const results: PolicyExampleResult[] = [];
   for (const example of examples) {
@@ -92,7 +92,7 @@ export async function checkPolicyExamples(
       continue;
     }
     const call = `${example.tool} ${JSON.stringify(example.args ?? {})}`;
-    let actual: PolicyDecision;
+    let actual: Pick<PolicyDecision, 'verdict' | 'reason'>;
     try {
       actual = await decide(example.tool, example.args ?? {});
     } catch (error) {

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { agentPolicyFromSettings } from '../policy/agentPolicy';
 import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agentHookFiles';
 import { AGENT_KINDS, TOOLBELT_COMMAND } from '../tools/agentConfigs';
 import {
-  agentPolicyFromSettings,
   agentStatuses,
   changeAgents,
   CODEX_TRUST_NOTE,

@@ -5,7 +5,7 @@ import { settingsDiagnostics, workspaceSettingsUri } from './settingsDiagnostics
 
 const WORKSPACE_LEVEL = 'Workspace settings: ';
 
-/** What the rules' reader found wrong with the settings (buildTrustRules' problems), level by level. */
+/** What the policy's reader found wrong with the settings (the Policy's problems), level by level. */
 export interface RuleProblemSource {
   ruleProblems(): readonly string[];
 }
@@ -13,11 +13,11 @@ export interface RuleProblemSource {
 /**
  * The workspace level's problems with the rules — a `toolbelt.tools.sensitiveFiles` that leaves a
  * built-in entry out (it cannot remove one), an entry that is not a glob, a command rule that is
- * not a regular expression — as warnings on the setting in `.vscode/settings.json`, so the
- * Problems view says why a line changes nothing. The person's own level goes to the log as before.
+ * not a regular expression, a `toolbelt.sandbox.*` value it cannot use — as warnings on the
+ * setting in `.vscode/settings.json`, so the Problems view says why a line changes nothing. The person's own level goes to the log as before.
  */
 export function registerRuleDiagnostics(rules: RuleProblemSource, watcher: SettingsWatcher, log: vscode.LogOutputChannel): vscode.Disposable {
-  const ruleChanges = (listener: () => void) => watcher.onDidChange((change) => change.trustRules && listener());
+  const ruleChanges = (listener: () => void) => watcher.onDidChange((change) => (change.trustRules || change.sandbox) && listener());
   return settingsDiagnostics('toolbelt-rules', () => place(rules), [ruleChanges], log);
 }
 

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposables } from './dispose';
 import { readChatSettings, type ChatSettings } from '../providers/chatSettings';
-import type { SandboxSettingValues } from '../tools/sandboxSettings';
-import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';
+import type { PolicySource } from '../policy';
 
 export const SECTION = 'toolbelt';
 export const REGISTRY_KEY = 'tools.registry';
@@ -31,57 +30,17 @@ export function readExcludeGlobs(): string[] {
 }
 
 export const SENSITIVE_FILES_KEY = 'tools.sensitiveFiles';
-export const ALLOWED_COMMANDS_KEY = 'runBash.allowedCommands';
-export const DENIED_COMMANDS_KEY = 'runBash.deniedCommands';
-
-/** A setting's value at the person's own level and at the workspace's (undefined where unset). */
-interface Levels {
-  user: unknown;
-  workspace: unknown;
-}
 
 /**
- * The settings that decide what tools may do without asking, read level by level: a workspace
- * value counts only in a trusted workspace (they are restricted settings, and this does not rely
- * on VS Code filtering them).
+ * Where the policy's settings come from in VS Code: each level apart, and a workspace value only in
+ * a trusted workspace (they are restricted settings, and this does not rely on VS Code filtering them).
  */
-export interface TrustRuleSettings {
-  sensitiveFiles: Levels;
-  allowedCommands: Levels;
-  deniedCommands: Levels;
-}
-
-export function readTrustRuleSettings(trusted: boolean = vscode.workspace.isTrusted): TrustRuleSettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const levels = (key: string): Levels => {
-    const inspected = config.inspect<unknown>(key);
-    return { user: inspected?.globalValue, workspace: trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined };
-  };
+export function policySource(isTrusted: () => boolean = () => vscode.workspace.isTrusted): PolicySource {
   return {
-    sensitiveFiles: levels(SENSITIVE_FILES_KEY),
-    allowedCommands: levels(ALLOWED_COMMANDS_KEY),
-    deniedCommands: levels(DENIED_COMMANDS_KEY),
-  };
-}
-
-export const SANDBOX_KEYS = { mode: 'sandbox.mode', network: 'sandbox.network', allowedDomains: 'sandbox.allowedDomains', hiddenPaths: 'sandbox.hiddenPaths', env: 'sandbox.env', readablePaths: 'sandbox.readablePaths', writablePaths: 'sandbox.writablePaths', readOnlyPaths: 'sandbox.readOnlyPaths' } as const;
-
-/** `toolbelt.sandbox.*` level by level (workspace values only in a trusted workspace); buildSandboxRules combines them. */
-export function readSandboxSettings(trusted: boolean = vscode.workspace.isTrusted): SandboxSettingValues {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const levels = (key: string): Levels => {
-    const inspected = config.inspect<unknown>(key);
-    return { user: inspected?.globalValue, workspace: trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined };
-  };
-  return {
-    mode: levels(SANDBOX_KEYS.mode),
-    network: levels(SANDBOX_KEYS.network),
-    allowedDomains: levels(SANDBOX_KEYS.allowedDomains),
-    hiddenPaths: levels(SANDBOX_KEYS.hiddenPaths),
-    env: levels(SANDBOX_KEYS.env),
-    readablePaths: levels(SANDBOX_KEYS.readablePaths),
-    writablePaths: levels(SANDBOX_KEYS.writablePaths),
-    readOnlyPaths: levels(SANDBOX_KEYS.readOnlyPaths),
+    levels: (key) => {
+      const inspected = vscode.workspace.getConfiguration().inspect<unknown>(key);
+      return { user: inspected?.globalValue, workspace: isTrusted() ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined };
+    },
   };
 }
 
@@ -116,12 +75,6 @@ export class SettingsWatcher extends Disposables {
   }
 }
 
-
-/** `toolbelt.approvals.writes` over the levels that set it, by the one rule (strictestWriteApprovals). */
-export function readWriteApprovals(): WriteApprovals {
-  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('approvals.writes');
-  return strictestWriteApprovals([inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue]);
-}
 
 export const MCP_SERVERS_KEY = 'mcp.servers';
 

@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposables } from './dispose';
-import { buildSandboxRules, type SandboxRules } from '../tools/sandboxSettings';
-import { buildTrustRules, type TrustRules } from '../tools/trustRules';
+import { PolicyReader, type Policy } from '../policy';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/prompt';
 import type { CommandPolicy, ConfirmationRequest, SandboxSetting, ToolContext } from '../tools/types';
 import { questionTitle, whyAsked } from '../tools/askWording';
 import type { StateStore } from './jsonStateFile';
-import { readExcludeGlobs, readSandboxSettings, readSettings, readTrustRuleSettings, readWriteApprovals, type SettingsWatcher } from './settings';
+import { policySource, readExcludeGlobs, readSettings, type SettingsWatcher } from './settings';
 
 /** Workspace state: the hash of the workspace allow-list the person accepted. */
 const ACCEPTED_COMMANDS_KEY = 'toolbelt.acceptedWorkspaceCommands';
@@ -42,8 +41,7 @@ export interface TrustRulesView {
 export class WorkspaceToolContext extends Disposables implements ToolContext {
   private ripgrep: string | null | undefined;
   private excludes: string[] | undefined;
-  private rules: { key: string; built: TrustRules } | undefined;
-  private sandboxRules: { key: string; built: SandboxRules } | undefined;
+  private readonly policies: PolicyReader;
   /** Accepted in this window when there is no state store. */
   private acceptedHere: string | undefined;
   private acceptedSandboxHere: string | undefined;
@@ -51,7 +49,17 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
   private readonly offered = new Set<string>();
   constructor(private readonly trust: TrustRuleOptions = {}) {
     super();
-    if (trust.watcher) this.register(trust.watcher.onDidChange((change) => change.trustRules && this.currentRules()));
+    this.policies = new PolicyReader(
+      policySource(),
+      () => ({ acceptedCommands: this.acceptedHash(ACCEPTED_COMMANDS_KEY, this.acceptedHere), acceptedSandbox: this.acceptedHash(ACCEPTED_SANDBOX_KEY, this.acceptedSandboxHere) }),
+      (policy) => policy.problems.forEach((problem) => this.trust.log?.warn(problem)),
+    );
+    if (trust.watcher) this.register(trust.watcher.onDidChange((change) => (change.trustRules || change.sandbox) && this.policy()));
+  }
+
+  /** The workspace's policy as it applies now (the settings are read each time; it is rebuilt only when they differ). */
+  policy(): Policy {
+    return this.policies.current();
   }
 
   get systemPrompt(): string {
@@ -92,18 +100,18 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
 
   /** The strictest of the person's and the workspace's `toolbelt.approvals.writes`. */
   get writeApprovals(): 'protected' | 'always' | 'never' {
-    return readWriteApprovals();
+    return this.policy().writeApprovals;
   }
 
   get sensitiveGlobs(): readonly string[] {
-    return this.currentRules().sensitiveGlobs;
+    return this.policy().sensitiveGlobs;
   }
 
   /** Read by run_bash as it runs: a workspace allow-list not yet accepted is offered here, once. */
   get commandPolicy(): CommandPolicy | undefined {
-    const rules = this.currentRules();
-    if (rules.pendingWorkspaceCommands) this.offerWorkspaceCommands(rules.pendingWorkspaceCommands);
-    return rules.commandPolicy;
+    const policy = this.policy();
+    if (policy.pending.commands) this.offerWorkspaceCommands(policy.pending.commands);
+    return policy.commandPolicy;
   }
 
   /**
@@ -111,51 +119,28 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
    * workspace's; what the workspace would loosen is offered here, once, and applies once accepted.
    */
   get sandbox(): SandboxSetting {
-    const values = readSandboxSettings();
-    const accepted = this.trust.state ? this.trust.state.get<string | undefined>(ACCEPTED_SANDBOX_KEY, undefined) : this.acceptedSandboxHere;
-    const key = JSON.stringify([values, accepted ?? null]);
-    if (this.sandboxRules?.key !== key) {
-      const built = buildSandboxRules(values, accepted);
-      for (const problem of built.problems) this.trust.log?.warn(problem);
-      this.sandboxRules = { key, built };
-    }
-    const { pendingWorkspace, sandbox } = this.sandboxRules.built;
-    if (pendingWorkspace) this.offerWorkspaceSandbox(pendingWorkspace);
-    return sandbox;
+    const policy = this.policy();
+    if (policy.pending.sandbox) this.offerWorkspaceSandbox(policy.pending.sandbox);
+    return policy.sandbox;
   }
 
-  /** What the rules' reader found wrong with the settings now, each prefixed with its level. */
+  /** What the policy's reader found wrong with the settings now, each prefixed with its level. */
   ruleProblems(): readonly string[] {
-    return this.currentRules().problems;
+    return this.policy().problems;
   }
 
   /** The rules as they apply now, without offering anything. */
   describeRules(): TrustRulesView {
-    const rules = this.currentRules();
-    return { sensitiveGlobs: rules.sensitiveGlobs, commandPolicy: rules.commandPolicy, pendingWorkspaceCommands: rules.pendingWorkspaceCommands?.entries };
+    const policy = this.policy();
+    return { sensitiveGlobs: policy.sensitiveGlobs, commandPolicy: policy.commandPolicy, pendingWorkspaceCommands: policy.pending.commands?.entries };
   }
 
-  /**
-   * Settings are read on every use (a few lookups) and the rules rebuilt only when they differ,
-   * so a policy object, and the rules compiled from it, live as long as the settings do.
-   */
-  private currentRules(): TrustRules {
-    const values = readTrustRuleSettings();
-    const accepted = this.acceptedHash();
-    const key = JSON.stringify([values, accepted ?? null]);
-    if (this.rules?.key !== key) {
-      const built = buildTrustRules(values, accepted);
-      for (const problem of built.problems) this.trust.log?.warn(problem);
-      this.rules = { key, built };
-    }
-    return this.rules.built;
+  /** The hash the person accepted (remembered in the workspace state, or for this window when there is none). */
+  private acceptedHash(key: string, here: string | undefined): string | undefined {
+    return this.trust.state ? this.trust.state.get<string | undefined>(key, undefined) : here;
   }
 
-  private acceptedHash(): string | undefined {
-    return this.trust.state ? this.trust.state.get<string | undefined>(ACCEPTED_COMMANDS_KEY, undefined) : this.acceptedHere;
-  }
-
-  private offerWorkspaceSandbox(pending: { changes: string[]; hash: string }): void {
+  private offerWorkspaceSandbox(pending: { readonly changes: readonly string[]; hash: string }): void {
     if (this.offered.has(pending.hash)) return;
     this.offered.add(pending.hash);
     offerSandboxLoosening(pending, async (hash) => {
@@ -164,7 +149,7 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
     }, this.trust.log);
   }
 
-  private offerWorkspaceCommands(pending: { entries: string[]; hash: string }): void {
+  private offerWorkspaceCommands(pending: { readonly entries: readonly string[]; hash: string }): void {
     if (this.offered.has(pending.hash)) return;
     this.offered.add(pending.hash);
     this.trust.log?.info(`This workspace's toolbelt.runBash.allowedCommands (${pending.entries.join(', ')}) apply only once you accept them.`);
@@ -178,7 +163,7 @@ export class WorkspaceToolContext extends Disposables implements ToolContext {
 }
 
 /** Asks once per window whether the workspace may loosen the sandbox; its stricter reading applies meanwhile. */
-function offerSandboxLoosening(pending: { changes: string[]; hash: string }, accept: (hash: string) => Promise<void>, log: vscode.LogOutputChannel | undefined): void {
+function offerSandboxLoosening(pending: { readonly changes: readonly string[]; hash: string }, accept: (hash: string) => Promise<void>, log: vscode.LogOutputChannel | undefined): void {
   log?.info(`This workspace's toolbelt.sandbox settings would loosen the sandbox (${pending.changes.join('; ')}); they apply only once you accept them.`);
   void vscode.window
     .showWarningMessage(`This workspace loosens Toolbelt's sandbox: ${pending.changes.join('; ')}. Until you choose Use Them, the stricter settings apply.`, 'Use Them', 'Ignore')

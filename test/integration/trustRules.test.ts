@@ -70,6 +70,19 @@ describe('Sensitive files and command rules from workspace settings (trusted)', 
     await waitFor(() => !vscode.languages.getDiagnostics(settings).some((d) => /leaves out/.test(d.message)), 'the warning to go once the list only adds');
   });
 
+  it('a toolbelt.sandbox.* value the policy cannot use is a warning on its line too (one reading for every rule)', async () => {
+    const settings = vscode.Uri.file(path.join(folder(), '.vscode', 'settings.json'));
+    await setWorkspace({ 'sandbox.readOnlyPaths': ['ci/', 42] });
+    const warning = await waitFor(
+      () => vscode.languages.getDiagnostics(settings).find((d) => d.source === 'Toolbelt' && /toolbelt\.sandbox\.readOnlyPaths: entries that are not strings were ignored/.test(d.message)),
+      'a warning on toolbelt.sandbox.readOnlyPaths in the Problems view',
+    );
+    const text = (await fs.readFile(settings.fsPath, 'utf8')).split('\n');
+    assert.match(text[warning.range.start.line], /"toolbelt\.sandbox\.readOnlyPaths"/, 'placed on the setting');
+    await setWorkspace({ 'sandbox.readOnlyPaths': undefined });
+    await waitFor(() => !vscode.languages.getDiagnostics(settings).some((d) => /readOnlyPaths/.test(d.message)), 'the warning to go with the setting');
+  });
+
   it('refuses a denied command in a chat turn without running it', async () => {
     await setWorkspace({ provider: 'openai', baseUrl: model.openaiBaseUrl, model: 'scripted-model', 'runBash.deniedCommands': DENIED });
     await vscode.commands.executeCommand('toolbelt.setApiKey', 'openai', 'sk-integration');

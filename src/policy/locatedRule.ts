@@ -1,7 +1,6 @@
 import type { PolicyRule } from '../tools/consent';
 import { describeRule } from '../tools/policyDecision';
 import { locateSetting } from '../tools/settingsLocations';
-import type { SettingsSnapshot } from './settingsFiles';
 
 /** A rule with where it is written: `.vscode/settings.json:12`, the person's file, or built in. */
 export interface LocatedRule {
@@ -16,11 +15,25 @@ export interface LocatedRule {
   text: string;
 }
 
-/** locateRule over the settings files as read (`toolbelt hook` reads them without a CliWorkspace). */
-export function locateRuleIn(files: Pick<SettingsSnapshot, 'workspace' | 'user'>, rule: PolicyRule | undefined): LocatedRule {
+/** A settings file's text as read, named as messages name it. */
+export interface SettingsText {
+  label: string;
+  exists: boolean;
+  text: string;
+}
+
+/** The files a rule may be written in: the workspace's first, then the person's. */
+export interface SettingsTexts {
+  workspace: SettingsText;
+  user?: SettingsText;
+}
+
+/** Where a rule is written, found in the settings files' text (without them, only its name). */
+export function locateRuleIn(files: SettingsTexts | undefined, rule: PolicyRule | undefined): LocatedRule {
   const named = describeRule(rule);
   if (!rule || 'builtin' in rule) return { kind: 'builtin', text: named };
   if ('choice' in rule) return { kind: 'choice', text: named };
+  if (!files) return { kind: 'setting', setting: rule.setting, ...(rule.entry !== undefined ? { entry: rule.entry } : {}), text: named };
   const { workspace: settings, user } = files;
   for (const file of [settings, ...(user ? [user] : [])]) {
     const found = file.exists ? locateSetting(file.text, rule.setting, rule.entry) : undefined;

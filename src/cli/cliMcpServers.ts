@@ -57,6 +57,8 @@ export class CliMcpServers {
     const { definitions } = this.definitions();
     for (const name of this.choices.approveServers) {
       const definition = definitions.find((d) => d.server.name === name && d.server.origin !== USER_SETTINGS_ORIGIN);
+      // The person's own server needs no approval to start; the flag then only lets it start without a sandbox.
+      if (!definition && definitions.some((d) => d.server.name === name)) continue;
       if (!definition) {
         this.log.warn(`--approve-server ${name}: neither ${GOVERNED_MCP_ORIGIN} nor ${MCP_JSON_ORIGIN} defines a server of that name.`);
         continue;
@@ -117,6 +119,7 @@ export class CliMcpServers {
       inputs,
       variables: this.variables(),
       approve: async (config, hash) => this.approve(config, hash),
+      approveUnsandboxed: async (config, _hash, detail) => this.approveUnsandboxed(config, detail),
       logger: { info: (m) => this.log.info(m), warn: (m) => this.log.warn(m), error: (m) => this.log.error(m) },
       clientInfo: { name: 'toolbelt', version: '1' },
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
@@ -131,6 +134,16 @@ export class CliMcpServers {
     if (pinned === hash) return true;
     if (pinned === undefined) this.log.warn(`MCP server "${server.name}" (${server.origin}) was not started: start toolbelt with --approve-server ${server.name} to let it run.`);
     else this.log.warn(`MCP server "${server.name}" (${server.origin}) was not started: its definition changed since toolbelt started; restart toolbelt to approve the new one.`);
+    return false;
+  }
+
+  /**
+   * Without a sandbox here (toolbelt.sandbox.mode "auto"), a server starts only when the person
+   * named it with --approve-server, as run_bash asks for each such command; nobody else is there to ask.
+   */
+  private approveUnsandboxed(server: McpServerConfig, detail: string): boolean {
+    if (this.choices.approveServers.has(server.name)) return true;
+    this.log.warn(`MCP server "${server.name}" was not started: ${detail}. Start toolbelt with --approve-server ${server.name} to let it run without one, or set toolbelt.sandbox.mode to "off" in your own settings.`);
     return false;
   }
 

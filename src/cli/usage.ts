@@ -49,7 +49,8 @@ Every command:
 Your choices (mcp, run, policy):
   --enable TOOL                   Switch on a tool that stays off until you say so (remove, run_bash); repeatable
   --approve-server NAME           Let a server of the workspace's .vscode/mcp.json or .vscode/toolbelt.mcp.json start,
-                                  as it is defined now; repeatable
+                                  as it is defined now, and any server start without a sandbox where none is
+                                  available; repeatable
   --accept-workspace-commands     Apply the workspace's toolbelt.runBash.allowedCommands, as they are now
   --accept-workspace-sandbox      Apply what the workspace's toolbelt.sandbox.* loosens, as it is now
   --run-without-asking TOOL       Let an MCP server's tool (<server>/<tool>) run without asking each call; repeatable

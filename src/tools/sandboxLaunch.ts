@@ -58,6 +58,11 @@ export interface SandboxRequest {
   /** Set whatever the source says (run_bash's TERM=dumb, PAGER=cat, …). */
   fixedEnv?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
+  /**
+   * An MCP server's: asked, with why, when it would start without the OS sandbox (mode "auto",
+   * none here) — as run_bash asks for each such command. Absent, or false: it does not start.
+   */
+  confirmUnsandboxed?: (detail: string) => Promise<boolean>;
 }
 
 /** A sandbox ready to start: spawn `command(program)`, environment `env`, `options` on fd 3 (see spawnSandboxed). */

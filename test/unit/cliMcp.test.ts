@@ -4,6 +4,7 @@ import { BUILTIN_MANIFEST } from '../../src/tools/manifest';
 import { CliFixture } from '../support/cliFixture';
 import { connectToolbeltMcp, runCliProcess, type McpConnection } from '../support/cliProcess';
 import { waitFor } from '../support/waitFor';
+import { fixturePath } from '../fixtures/mcp/fixtureSources';
 
 const SETTINGS = {
   'toolbelt.tools.registry': [{ name: 'read_file' }, { name: 'write_file' }, { name: 'list_dir' }, { name: 'calculator' }, { name: 'remove' }, { name: 'run_bash' }],
@@ -176,5 +177,44 @@ describe("toolbelt mcp: a workspace's MCP server proxied through the same policy
     const ran = await connection.client.callTool({ name: 'fixture_echo', arguments: { text: 'allowed' } });
     assert.equal(ran.isError, undefined, textOf(ran));
     assert.equal(textOf(ran), 'allowed');
+  });
+});
+
+describe('toolbelt mcp: without a sandbox in mode "auto", a server starts only when the person named it', function () {
+  this.timeout(30_000);
+  let fixture: CliFixture;
+  let connection: McpConnection | undefined;
+  const noSandbox = { ...process.env, TOOLBELT_SANDBOX_UNAVAILABLE: '1' };
+
+  beforeEach(async () => {
+    fixture = await CliFixture.create({
+      settings: { 'toolbelt.tools.registry': [{ name: 'calculator' }, { name: 'mine/echo' }] },
+      // The person's own server: it needs no approval to start, only to start without a sandbox.
+      user: { 'toolbelt.mcp.servers': { mine: { command: process.execPath, args: [fixturePath('goodServer.js')] } } },
+    });
+  });
+  afterEach(async () => {
+    await connection?.close();
+    connection = undefined;
+    await fixture.dispose();
+  });
+
+  it('does not start it unasked, and says how to allow it', async () => {
+    connection = await connectToolbeltMcp(fixture.args(), { env: noSandbox });
+    assert.deepEqual((await connection.client.listTools()).tools.map((t) => t.name), ['calculator']);
+    const stderr = await waitFor(() => (/MCP server "mine" was not started/.test(connection!.stderr()) ? connection!.stderr() : undefined), 'the refusal on stderr');
+    assert.match(stderr, /MCP server "mine" was not started: it would run without a sandbox, with your account's full powers \(TOOLBELT_SANDBOX_UNAVAILABLE=1 [^)]*\)\. Start toolbelt with --approve-server mine to let it run without one/);
+    assert.deepEqual((await connection.client.listTools()).tools.map((t) => t.name), ['calculator'], 'it did not start later either');
+  });
+
+  it('starts it with --approve-server, and its tool answers', async () => {
+    connection = await connectToolbeltMcp(fixture.args('--approve-server', 'mine', '--run-without-asking', 'mine/echo'), { env: noSandbox });
+    const names = await waitFor(async () => {
+      const listed = (await connection!.client.listTools()).tools.map((t) => t.name);
+      return listed.includes('mine_echo') ? listed : undefined;
+    }, 'the server to start');
+    assert.deepEqual(names.sort(), ['calculator', 'mine_echo']);
+    assert.equal(textOf(await connection.client.callTool({ name: 'mine_echo', arguments: { text: 'unsandboxed, allowed' } })), 'unsandboxed, allowed');
+    assert.doesNotMatch(connection.stderr(), /neither .* defines a server of that name/);
   });
 });

@@ -42,6 +42,8 @@ export interface ChildTransportOptions {
 
 /** Marks every process a server starts, so a child that leaves the process group is still found. */
 const MARKER_VARIABLE = 'TOOLBELT_MCP_RUN_ID';
+/** Why a server did not start without the sandbox (toolbelt.sandbox.mode "auto", none here, nobody allowed it). */
+export const UNSANDBOXED_NOT_ALLOWED = 'not started: no sandbox is available here, and nobody allowed this server to run without one';
 /** A line past this size stops the server as soon as it crosses it (mcpLimits.ts stopMessageBytes). */
 export const DEFAULT_STOP_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** What of an oversized message is kept: more than any cap after it (output 30,000, description 2,048 characters). */
@@ -172,15 +174,20 @@ export class ChildProcessTransport implements Transport {
   }
 
   /**
-   * The sandbox the server runs in, or undefined to run it as before: none asked for, `mode: 'off'`,
-   * or `auto` where no sandbox is available (approving the server was the consent; `containment`
-   * says so). `required` without a sandbox rejects, saying why.
+   * The sandbox the server runs in, or undefined to run it as before: none asked for, or
+   * `mode: 'off'`. Without a sandbox here, the rule is run_bash's: `required` rejects, and `auto`
+   * runs it only once a person allowed that start (`confirmUnsandboxed`), saying why it was not otherwise.
    */
   private async prepareSandbox(marker: string, cwd: string): Promise<PreparedSandbox | undefined> {
     const request = this.options.sandbox;
     if (!request || process.platform === 'win32') return undefined;
-    const decision = sandboxDecision(request.setting, await sandboxAvailability(), `Start ${this.launch.command}`);
+    const availability = await sandboxAvailability();
+    const decision = sandboxDecision(request.setting, availability, `Start ${this.launch.command}`);
     if (decision.kind === 'refuse') throw new Error(decision.message.replace('Nothing was run.', 'The server was not started.'));
+    if (decision.kind === 'ask') {
+      const why = `it would run without a sandbox, with your account's full powers (${availability.detail.replace(/\.$/, '')})`;
+      if (!(await (request.confirmUnsandboxed?.(why) ?? Promise.resolve(false)))) throw new Error(`${UNSANDBOXED_NOT_ALLOWED}: ${why}.`);
+    }
     const engine = decision.kind === 'sandboxed' ? await sandboxEngine() : undefined;
     this.containment = describeContainment(request.setting, engine !== undefined);
     const extraEnvNames = [...(request.extraEnvNames ?? []), MARKER_VARIABLE];

@@ -27,6 +27,11 @@ export interface McpServerSourceOptions {
    * the VS Code side decides from trust and the remembered approvals. `false` → failed: "not approved".
    */
   approve(definition: McpServerConfig, hash: string): Promise<boolean>;
+  /**
+   * Asked before a stdio server starts without the OS sandbox (toolbelt.sandbox.mode "auto" and none
+   * here), with why; as run_bash asks for each such command. Absent, or false: it does not start.
+   */
+  approveUnsandboxed?(definition: McpServerConfig, hash: string, detail: string): Promise<boolean>;
   logger: McpLogger;
   limits?: Partial<McpLimits>;
   clientInfo?: { name: string; version: string };
@@ -166,7 +171,8 @@ export class McpServerSource implements ToolSource {
     this.setState({ state: 'starting' });
     try {
       const envFileText = await readEnvFileText(server, variables);
-      const approved = await this.options.approve(server, definitionHash(server, envFileText)).catch((error: Error) => {
+      const hash = definitionHash(server, envFileText);
+      const approved = await this.options.approve(server, hash).catch((error: Error) => {
         this.options.logger.warn(`MCP server "${this.id}": the approval failed: ${error.message}`);
         return false;
       });
@@ -175,7 +181,7 @@ export class McpServerSource implements ToolSource {
       const resolved = await resolveMcpServer(server, this.options.inputs ?? [], variables, envFileText);
       const sdk = await this.loadSdk();
       if (generation !== this.generation) return;
-      const session = await this.connect(sdk, resolved, generation);
+      const session = await this.connect(sdk, resolved, generation, hash);
       if (generation !== this.generation) return;
       await this.listTools(session);
       if (generation !== this.generation) return;
@@ -191,7 +197,7 @@ export class McpServerSource implements ToolSource {
     }
   }
 
-  private async connect(sdk: SdkClientModule, resolved: ResolvedMcpServer, generation: number): Promise<Session> {
+  private async connect(sdk: SdkClientModule, resolved: ResolvedMcpServer, generation: number, hash: string): Promise<Session> {
     const info = this.options.clientInfo ?? { name: 'toolbelt', version: '0.1.0' };
     const requestOptions = { timeout: this.limits.initializeTimeoutMs };
     let session: Session | undefined;
@@ -205,7 +211,7 @@ export class McpServerSource implements ToolSource {
       const child: ChildProcessTransport = new ChildProcessTransport(resolved, {
         // As written, not resolved: substituted inputs are secrets.
         onSpawn: (pid) => this.options.logger.info(`MCP server "${this.id}" started: pid ${pid}, ${this.commandAsWritten()}${child.containment ? ` (${child.containment})` : ''}`),
-        ...(sandbox && { sandbox: { ...sandbox, extraEnvNames: [...(sandbox.extraEnvNames ?? []), ...ownEnv] } }),
+        ...(sandbox && { sandbox: { ...sandbox, extraEnvNames: [...(sandbox.extraEnvNames ?? []), ...ownEnv], confirmUnsandboxed: (detail: string) => this.approveUnsandboxed(hash, detail) } }),
         onStderr: (chunk) => stderr.append(chunk),
         onMalformed: (line) => {
           malformed++;
@@ -304,6 +310,16 @@ export class McpServerSource implements ToolSource {
     session.closedByUs = true;
     await session.client.close().catch(() => undefined);
     await session.transport.close().catch(() => undefined);
+  }
+
+  /** Whether the server may start without the sandbox: the caller's person decides; nobody to ask is a no. */
+  private async approveUnsandboxed(hash: string, detail: string): Promise<boolean> {
+    const ask = this.options.approveUnsandboxed;
+    if (!ask) return false;
+    return ask.call(this.options, this.options.server, hash, detail).catch((error: Error) => {
+      this.options.logger.warn(`MCP server "${this.id}": asking to start it without a sandbox failed: ${error.message}`);
+      return false;
+    });
   }
 
   private startFailure(error: unknown, session: Session | undefined): string {

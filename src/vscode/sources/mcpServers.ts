@@ -151,6 +151,7 @@ export class McpServers extends Disposables {
       inputs: definition.inputs,
       variables: { ...definition.variables, personalFolder: this.options.personalFolder, resolveInput: this.options.inputs.resolve },
       approve: (config, hash) => approvals.approve(config, hash),
+      approveUnsandboxed: (config, hash, detail) => approvals.approveUnsandboxed(config, hash, detail),
       logger: logs.logger(server.name, log),
       sandbox: this.options.sandbox,
     });

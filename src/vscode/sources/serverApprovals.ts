@@ -6,6 +6,7 @@ const APPROVALS_KEY = 'toolbelt.mcp.approvedServers';
 export const START_SERVER = 'Start server';
 export const NOT_TRUSTED = 'workspace not trusted';
 export const DECLINED = 'you did not allow it to start';
+export const UNSANDBOXED_DECLINED = 'you did not allow it to run without a sandbox';
 
 /** Asks the person whether a workspace-defined server may start; true to start it. Replaceable in tests (test mode only). */
 export type ApprovalPrompt = (request: { server: McpServerConfig; question: string; detail: string; changed: boolean }) => Promise<boolean>;
@@ -21,6 +22,8 @@ export const askWithModal: ApprovalPrompt = async ({ question, detail }) =>
  */
 export class ServerApprovals {
   private readonly denials = new Map<string, string>();
+  /** Servers (name → definition hash) the person let start without a sandbox, in this window. */
+  private readonly unsandboxed = new Map<string, string>();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -50,6 +53,20 @@ export class ServerApprovals {
     // Trust may have been revoked while the dialog was open; the answer then does not count.
     if (!this.isTrusted()) return this.deny(server, NOT_TRUSTED);
     await this.state.update(APPROVALS_KEY, { ...this.remembered(), [server.name]: hash });
+    return this.allow(server);
+  }
+
+  /**
+   * No sandbox here and toolbelt.sandbox.mode "auto": the person is asked before the server runs
+   * with their account's full powers — their own servers too, as run_bash asks for every such
+   * command. The answer holds for this definition in this window (the sandbox may be there next time).
+   */
+  async approveUnsandboxed(server: McpServerConfig, hash: string, detail: string): Promise<boolean> {
+    if (this.unsandboxed.get(server.name) === hash) return this.allow(server);
+    const question = `Start MCP server "${server.name}" without a sandbox?`;
+    const yes = await this.prompt({ server, question, detail: `No sandbox is available here: ${detail}.\n\n${describeServerDefinition(server)}`, changed: false });
+    if (!yes) return this.deny(server, UNSANDBOXED_DECLINED);
+    this.unsandboxed.set(server.name, hash);
     return this.allow(server);
   }
 

@@ -6,7 +6,7 @@ import { DEFAULT_SENSITIVE_GLOBS } from '../../../src/tools/sensitiveFiles';
 import { ToolManager } from '../../../src/tools/toolManager';
 import type { SandboxSetting } from '../../../src/tools/types';
 import { fixturePath, fixtureSource, processGone, recordingLogger } from '../../fixtures/mcp/fixtureSources';
-import { McpServerSource } from '../../../src/tools/mcp/mcpServerSource';
+import { McpServerSource, type McpServerSourceOptions } from '../../../src/tools/mcp/mcpServerSource';
 import { waitFor } from '../../support/waitFor';
 import { contextFor } from '../../support/workspace';
 
@@ -113,15 +113,71 @@ describe('hostile sandbox: stdio MCP servers', function () {
     }
   });
 
-  it('without a sandbox in mode "auto": starts the server (approving it was the consent), says so, and still keeps tokens out', async () => {
+  /** The probe server behind a shell that first leaves a file: whether the file is there says whether anything ran. */
+  const markedSource = (setting: SandboxSetting, marker: string, approveUnsandboxed?: McpServerSourceOptions['approveUnsandboxed'], logger = recordingLogger()) =>
+    new McpServerSource({
+      server: { name: 'probeServer', type: 'stdio', command: '/bin/sh', args: ['-c', `: > "$MARKER"; exec "${process.execPath}" "${fixturePath('probeServer.js')}"`], env: { MARKER: marker, SERVER_OWN: 'from-its-definition' }, origin: 'test' },
+      approve: async () => true,
+      ...(approveUnsandboxed && { approveUnsandboxed }),
+      logger,
+      limits: { killGraceMs: 300 },
+      sandbox: () => ({ setting, roots: [workspace], sensitiveGlobs: DEFAULT_SENSITIVE_GLOBS }),
+    });
+  const exists = (file: string) => fs.access(file).then(() => true, () => false);
+
+  it('without a sandbox in mode "auto" and nobody to ask: the server does not start (as run_bash asks for each such command)', async () => {
     process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
-    const logger = recordingLogger();
-    const server = source({ mode: 'auto', network: 'off' }, logger);
+    const marker = path.join(base, 'started');
+    const server = markedSource({ mode: 'auto', network: 'off' }, marker);
     try {
-      const report = JSON.parse((await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
+      await server.start();
+      const state = server.state();
+      assert.equal(state.state, 'failed');
+      assert.match(state.state === 'failed' ? state.reason : '', /no sandbox is available here, and nobody allowed this server to run without one/);
+      assert.equal(await exists(marker), false, 'the server ran');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('without a sandbox in mode "auto": asks the person, starts only on yes, says so, and still keeps tokens out', async () => {
+    process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
+    const declinedMarker = path.join(base, 'declined');
+    const asked: string[] = [];
+    const declined = markedSource({ mode: 'auto', network: 'off' }, declinedMarker, async (_server, _hash, detail) => (asked.push(detail), false));
+    try {
+      await declined.start();
+      assert.equal(declined.state().state, 'failed');
+      assert.equal(await exists(declinedMarker), false, 'the declined server ran');
+    } finally {
+      await declined.stop();
+    }
+    assert.equal(asked.length, 1);
+    assert.match(asked[0], /^it would run without a sandbox, with your account's full powers \(TOOLBELT_SANDBOX_UNAVAILABLE=1/);
+
+    const marker = path.join(base, 'allowed');
+    const logger = recordingLogger();
+    const allowed = markedSource({ mode: 'auto', network: 'off' }, marker, async () => true, logger);
+    try {
+      const report = JSON.parse((await allowed.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') })).text) as Probe;
+      assert.equal(await exists(marker), true);
       assert.equal(report.env.GITHUB_TOKEN, undefined);
       assert.equal(report.env.SERVER_OWN, 'from-its-definition');
       assert.match(logger.text(), /started: pid \d+, .* \(not sandboxed \(no sandbox available\)(; [^)]*)?\)/);
+    } finally {
+      await allowed.stop();
+    }
+  });
+
+  it('with mode "off" nobody is asked: the server starts as it always did', async () => {
+    process.env[SANDBOX_UNAVAILABLE_VARIABLE] = '1';
+    const marker = path.join(base, 'off');
+    let asked = 0;
+    const server = markedSource({ mode: 'off', network: 'on' }, marker, async () => (asked++, false));
+    try {
+      await server.call('probe', { read: '/etc/hostname', write: path.join(workspace, 'made.txt') });
+      assert.equal(await exists(marker), true);
+      assert.equal(asked, 0);
     } finally {
       await server.stop();
     }

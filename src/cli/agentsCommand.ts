@@ -5,7 +5,7 @@ import { AGENT_IDS, AGENT_LABELS, type AgentId, type AgentPolicy } from '../tool
 import { agentPolicyFromSettings } from '../policy/agentPolicy';
 import { agentStatuses, changeAgents, CODEX_TRUST_NOTE, RefusedFile } from '../tools/agentInstall';
 import { flagValue, hasFlag, parseArgs, type FlagSpec } from './args';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 import { WORKSPACE_SETTINGS } from './liveSettings';
 import { readSettingsFile } from './settingsFiles';
 import { EXIT, USAGE, UsageError } from './usage';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import * as path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { flagValue, flagValues, hasFlag, parseArgs, type FlagSpec, type ParsedArgs } from './args';
 import { terminalText } from '../common/visibleText';
 import { streamLog, type CliLog } from './cliLog';
@@ -9,17 +9,9 @@ import { CHOICE_FLAGS, choicesFrom, COMMON_FLAGS } from './personChoices';
 import { policyExplain, policyTest } from './policyCommands';
 import { undoLastGroup } from './undoCommand';
 import { EXIT, USAGE, UsageError } from './usage';
+import type { CliIo } from './cliIo';
 
-/** What a CLI run reads and writes: the process's own streams and environment, or a test's. */
-export interface CliIo {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Aborted on Ctrl-C (SIGINT) or SIGTERM. */
-  signal?: AbortSignal;
-}
+export type { CliIo };
 
 const VERBOSE: Readonly<Record<string, FlagSpec>> = { verbose: {} };
 const COMMANDS: Readonly<Record<string, Readonly<Record<string, FlagSpec>>>> = {

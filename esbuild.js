@@ -36,7 +36,7 @@ const LOADED_APART = {
   chat: 'src/agent/runtime.ts',
   // The MCP SDK (with zod and ajv): when the first MCP server starts (src/tools/mcp/loadSdkClient.ts).
   mcpSdk: 'src/tools/mcp/sdkClient.ts',
-  // run_bash's command policy parser (src/tools/commandPolicy.ts): on the first command it judges.
+  // run_bash's command policy parser (src/tools/command/commandPolicy.ts): on the first command it judges.
   'lib-unbash': { package: 'unbash' },
 };
 const SOURCES_APART = Object.fromEntries(Object.entries(LOADED_APART).filter(([, module]) => typeof module === 'string'));

@@ -35,20 +35,34 @@ const zones = [
   { files: ['src/protocol.ts'], forbid: { regex: '^\\.(?!/common/[\\w.-]+$)', message: 'protocol.ts is shared by the host and the webview: it imports only src/common.' } },
 ];
 
+/**
+ * The rooms of src/tools: each folder has one entry (its index.ts; the sandbox's is src/tools/sandbox.ts,
+ * a name the public contract keeps), and outside the room only the entry is imported.
+ */
+const ROOMS = ['command', 'sandbox', 'undo', 'agents', 'mcp'];
+const ROOM_ENTRIES = ['src/tools/sandbox.ts', ...ROOMS.filter((room) => room !== 'sandbox').map((room) => `src/tools/${room}/index.ts`)];
+const intoRoom = {
+  regex: `^(\\.\\.?/)+(tools/)?(${ROOMS.join('|')})/`,
+  message: `Outside a room of src/tools (${ROOMS.join(', ')}), import only its entry (e.g. '../tools/sandbox', './command'), not a file inside it.`,
+};
+
 /** esquery reads a regex literal up to the next "/": the zone's slashes are written as \x2F. */
 const selectorRegex = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
-const zoneRules = ({ forbid }) => {
-  const source = selectorRegex(forbid.regex);
+const zoneRules = ({ forbid }, { rooms = true } = {}) => {
+  const forbidden = rooms ? [forbid, intoRoom] : [forbid];
   return {
-    'no-restricted-imports': ['error', { paths: vscodeFree, patterns: [forbid] }],
+    'no-restricted-imports': ['error', { paths: vscodeFree, patterns: forbidden }],
     'no-restricted-syntax': [
       'error',
-      ...[
-        `ImportExpression[source.value=${source}]`,
-        `CallExpression[callee.name='require'][arguments.0.value=${source}]`,
-        `TSExternalModuleReference[expression.value=${source}]`,
-        `TSImportType[argument.literal.value=${source}]`,
-      ].map((selector) => ({ selector, message: forbid.message })),
+      ...forbidden.flatMap(({ regex, message }) => {
+        const source = selectorRegex(regex);
+        return [
+          `ImportExpression[source.value=${source}]`,
+          `CallExpression[callee.name='require'][arguments.0.value=${source}]`,
+          `TSExternalModuleReference[expression.value=${source}]`,
+          `TSImportType[argument.literal.value=${source}]`,
+        ].map((selector) => ({ selector, message }));
+      }),
     ],
   };
 };
@@ -72,9 +86,11 @@ export default tseslint.config(
   },
   ...zones.map((zone) => {
     const rules = zoneRules(zone);
-    if (zone.files.some((glob) => vscodeZones.has(glob))) rules['no-restricted-imports'] = ['error', { patterns: [zone.forbid] }];
+    if (zone.files.some((glob) => vscodeZones.has(glob))) rules['no-restricted-imports'] = ['error', { patterns: [zone.forbid, intoRoom] }];
     return { files: zone.files, rules };
   }),
+  // A room's entry names the files inside it.
+  { files: ROOM_ENTRIES, rules: zoneRules(zones.find((zone) => zone.files.includes('src/tools/**/*.ts')), { rooms: false }) },
   {
     files: ['src/webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },

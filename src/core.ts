@@ -12,7 +12,7 @@ export { OllamaProvider } from './providers/ollama';
 export { OpenAIProvider } from './providers/openai';
 export { BuiltinTool, type BuiltinImplementation, type ToolConsent } from './tools/builtinTool';
 export { contextCaller, type ToolCaller } from './tools/caller';
-export { CheckpointStore } from './tools/checkpoints';
+export { CheckpointStore } from './tools/undo';
 export { obtainConsent, verdictOf, type ConsentPlan, type ConsentQuestion, type Verdict } from './tools/consent';
 export { createBuiltinTool, createDefaultToolRegistry } from './tools/factory';
 export type { ChatTool, ExecutableTool, ToolExecuteOptions, ToolResult, ToolStatus } from './tools/interface';

@@ -1,6 +1,6 @@
 import { summarizeConversation } from '../agent/sessionSummary';
 import type { ApprovalDecision, Attachment, ChatViewState, ContextMeter, HostMessage, TranscriptItem } from '../protocol';
-import type { UndoOptions, UndoResult } from '../tools/checkpointRestore';
+import type { UndoOptions, UndoResult } from '../tools/undo';
 import type { ToolResult } from '../tools/interface';
 import type { ConfirmationRequest } from '../tools/types';
 import { ApprovalBroker, approvalRecord, decisionRecord } from './approvals';

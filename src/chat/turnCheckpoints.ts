@@ -1,5 +1,5 @@
-import type { UndoOptions, UndoResult } from '../tools/checkpointRestore';
-import type { CheckpointStore, DroppedTurn, TurnSummary } from '../tools/checkpoints';
+import type { UndoOptions, UndoResult } from '../tools/undo';
+import type { CheckpointStore, DroppedTurn, TurnSummary } from '../tools/undo';
 import type { ChangeTarget } from '../tools/types';
 
 /** The part of the checkpoint store a chat needs. */

@@ -1,9 +1,9 @@
 import { realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { terminalJson, terminalLine } from '../common/visibleText';
-import { AGENT_IDS, AGENT_LABELS, type AgentId, type AgentPolicy } from '../tools/agentHookFiles';
+import { AGENT_IDS, AGENT_LABELS, type AgentId, type AgentPolicy } from '../tools/agents';
 import { agentPolicyFromSettings } from '../policy/agentPolicy';
-import { agentStatuses, changeAgents, CODEX_TRUST_NOTE, RefusedFile } from '../tools/agentInstall';
+import { agentStatuses, changeAgents, CODEX_TRUST_NOTE, RefusedFile } from '../tools/agents';
 import { flagValue, hasFlag, parseArgs, type FlagSpec } from './args';
 import type { CliIo } from './cliIo';
 import { WORKSPACE_SETTINGS } from './liveSettings';
@@ -13,11 +13,11 @@ import { EXIT, USAGE, UsageError } from './usage';
 /*
  * `toolbelt agents install | status | uninstall [--workspace DIR] [AGENT… | --all] [--json]`:
  * the arguments and the printing. The work (planning each agent's files, checking every file
- * before writing any, backups, status with the loss report and drift) is src/tools/agentInstall.ts,
+ * before writing any, backups, status with the loss report and drift) is src/tools/agents/agentInstall.ts,
  * which the extension's "Protect Other Agents on This Workspace…" uses too.
  */
 
-export { BACKUP_SUFFIX } from '../tools/agentInstall';
+export { BACKUP_SUFFIX } from '../tools/agents';
 
 const FLAGS: Readonly<Record<string, FlagSpec>> = { workspace: { value: true }, all: {}, json: {}, help: {}, verbose: {} };
 const SUBCOMMANDS = ['install', 'status', 'uninstall'] as const;

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { canonicalJson } from '../tools/canonicalJson';
-import { definitionHash } from '../tools/mcp/definitionHash';
-import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
-import type { SandboxRequest } from '../tools/sandboxLaunch';
-import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp/mcpConfig';
-import { McpServerSource } from '../tools/mcp/mcpServerSource';
-import { readEnvFileText, type McpVariableContext } from '../tools/mcp/mcpVariables';
+import { definitionHash } from '../tools/mcp';
+import { GOVERNED_MCP_ORIGIN } from '../tools/mcp';
+import type { SandboxRequest } from '../tools/sandbox';
+import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp';
+import { McpServerSource } from '../tools/mcp';
+import { readEnvFileText, type McpVariableContext } from '../tools/mcp';
 import type { ToolManager } from '../tools/toolManager';
 import type { CliLog } from './cliLog';
 import type { LiveSettings } from './liveSettings';

@@ -1,9 +1,9 @@
 import { statSync, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CallGroups } from '../tools/callGroups';
-import { decide, type Decision } from '../policy';
-import { sandboxRequestFor } from '../tools/sandboxLaunch';
+import { CallGroups } from '../tools/undo';
+import { decide, nativePolicyOf, type Decision, type NativeTools } from '../policy';
+import { sandboxRequestFor } from '../tools/sandbox';
 // The library surface through src/core.ts: the build checks that the CLI bundle reaches the core
 // this way, so a vscode import anywhere below the core fails the CLI's build (esbuild.js).
 import { ToolCallLog, ToolManager, toRecord } from '../core';
@@ -101,9 +101,16 @@ export class CliWorkspace {
     return this.manager.list().find((tool) => tool.name === name)?.modelName ?? name;
   }
 
-  /** What the policy decides for one call, without running it, with where its rule is written. */
+  /**
+   * What the policy decides for one call, without running it, with where its rule is written; for
+   * another agent's own tool (Claude Code's Bash…), what `toolbelt hook` answers with these choices.
+   */
   decide(tool: string, args: Record<string, unknown>): Promise<Decision> {
-    return decide(this.manager.registry, this.settings.current, { tool: this.modelName(tool), args });
+    const native: NativeTools = {
+      root: this.root,
+      policy: () => nativePolicyOf(this.root, this.context.policy(), this.options.choices.runWithoutAsking, this.settings.current.problems()),
+    };
+    return decide(this.manager.registry, this.settings.current, { tool: this.modelName(tool), args }, native);
   }
 
   /** Names given to --enable or --run-without-asking that this workspace does not register. */

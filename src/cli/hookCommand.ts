@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { hasFlag, flagValue, flagValues, parseArgs, type FlagSpec } from './args';
 import { hookAnswer, unknownAgentDeny, type HookAnswer } from './hookAnswers';
-import { HookEventError, parseHookEvent } from './hookEvents';
+import { HookEventError, parseHookEvent } from '../policy/hookEvents';
 import { locateRuleIn, type LocatedRule } from '../policy/locatedRule';
 import { readSettingsFile, SettingsSnapshot } from './settingsFiles';
 import { stateDirFor } from './stateDir';
@@ -12,6 +12,7 @@ import { logArguments } from '../tools/logArguments';
 import { AGENT_LABELS, decideNativeCall, HOOK_AGENTS, type HookAgent, type NativeCall, type NativeDecision, type NativePolicy } from '../tools/nativeCalls';
 import { ToolCallLog, type ToolCallRecord } from '../tools/toolCallLog';
 import { acceptAsTheyAre, buildPolicy, readPolicyValues, type PolicySource } from '../policy';
+import { nativePolicyOf, PolicyUnreadable } from '../policy/nativeTools';
 
 /**
  * `toolbelt hook AGENT`: one pre-tool-call hook event on stdin, one answer in the agent's format.
@@ -41,8 +42,6 @@ export interface HookIo {
   /** The whole hook's bound; HOOK_BOUND_MS unless a test says otherwise (or TOOLBELT_HOOK_BOUND_MS). */
   boundMs?: number;
 }
-
-class PolicyUnreadable extends Error {}
 
 interface Outcome {
   answer: HookAnswer;
@@ -179,12 +178,7 @@ export function readPolicy(root: string, choices: PolicyChoices): { policy: Nati
   const source: PolicySource = { levels: (key) => files.levels(key) };
   const values = readPolicyValues(source);
   const policy = buildPolicy(values, acceptAsTheyAre(values, { commands: choices.acceptWorkspaceCommands, sandbox: choices.acceptWorkspaceSandbox }));
-  const problems = [...files.problems(), ...policy.problems];
-  if (problems.length > 0) throw new PolicyUnreadable(`the policy cannot be read: ${problems.join(' ')}`);
-  return {
-    policy: { root, commandPolicy: policy.commandPolicy, sensitiveGlobs: policy.sensitiveGlobs, sandbox: policy.sandbox, runWithoutAsking: choices.runWithoutAsking },
-    files,
-  };
+  return { policy: nativePolicyOf(root, policy, choices.runWithoutAsking, files.problems()), files };
 }
 
 function workspaceRoot(given: string): string {

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import { GOVERNED_MCP_ORIGIN } from '../tools/mcp/governedConfig';
+import { GOVERNED_MCP_ORIGIN } from '../tools/mcp';
 import { readSettingsFile, SettingsSnapshot, type SettingsFile } from './settingsFiles';
 
 export const WORKSPACE_SETTINGS = '.vscode/settings.json';

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { MessageReader, type MessageCut } from '../tools/mcp/messageReader';
+import { MessageReader, type MessageCut } from '../tools/mcp';
 import { terminalJson } from '../common/visibleText';
 
 /** The largest message `toolbelt mcp` reads whole: the SDK's stdio limit, which ended the server when passed. */

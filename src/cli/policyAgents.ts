@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Verdict } from '../tools/consent';
-import { agentStatuses } from '../tools/agentInstall';
+import { agentStatuses } from '../tools/agents';
 import { agentPolicyFromSettings } from '../policy/agentPolicy';
 import { AGENT_LABELS, HOOK_AGENTS, type HookAgent } from '../tools/nativeCalls';
 import type { PolicyExample } from '../tools/policyTests';

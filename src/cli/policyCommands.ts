@@ -1,19 +1,15 @@
-import { UNREGISTERED_RULE } from '../tools/policyDecision';
 import type { Decision } from '../policy';
 import { checkPolicyExamples, POLICY_TESTS_SETTING, readPolicyExamples, type PolicyExample } from '../tools/policyTests';
 import { terminalJson, terminalLine } from '../common/visibleText';
-import { AGENT_LABELS as HOOK_AGENT_LABELS, decideNativeCall, type HookAgent, type NativeCall } from '../tools/nativeCalls';
-import { agentStatuses } from '../tools/agentInstall';
+import { AGENT_LABELS as HOOK_AGENT_LABELS, type HookAgent } from '../tools/nativeCalls';
+import { agentStatuses } from '../tools/agents';
 import { agentPolicyFromSettings } from '../policy/agentPolicy';
 import type { CliWorkspace } from './cliWorkspace';
 import type { PersonChoices } from './personChoices';
-import { readPolicy as readHookPolicy } from './hookCommand';
-import { HookEventError, parseHookEvent } from './hookEvents';
 import { WORKSPACE_SETTINGS } from './liveSettings';
-import { locateRuleIn } from '../policy/locatedRule';
 import { EXIT, UsageError } from './usage';
 
-export interface Explanation extends Omit<Decision, 'decision' | 'reasons' | 'where'> {
+export interface Explanation extends Omit<Decision, 'decision' | 'reasons' | 'where' | 'native'> {
   args: Record<string, unknown>;
   /** Set when the tool is switched off until the person enables it. */
   note?: string;
@@ -30,12 +26,9 @@ export async function explainCall(workspace: CliWorkspace, tool: string, args: R
   const decision = await workspace.decide(tool, args);
   const registered = workspace.manager.list().find((t) => t.name === tool || t.modelName === tool);
   // Not an active Toolbelt tool, but another agent's own (VS Code's run_in_terminal, Claude Code's Bash): Toolbelt does not refuse
-  // that call, the agent runs it; what stands in its way is `toolbelt hook`, where it is installed. Say what the hook decides.
-  if (!registered && decision.verdict === 'deny' && decision.rule.setting === UNREGISTERED_RULE.setting) {
-    const native = await nativeExplanation(workspace, tool, args);
-    if (native) return native;
-  }
-  const { decision: _verdict, reasons: _reasons, where: _where, ...rest } = decision;
+  // that call, the agent runs it; what stands in its way is `toolbelt hook`, where it is installed. The decision is the hook's.
+  if (decision.native) return nativeExplanation(workspace, decision, decision.native, args);
+  const { decision: _verdict, reasons: _reasons, where: _where, native: _native, ...rest } = decision;
   const explanation: Explanation = { ...rest, args };
   if (registered && !registered.enabledByDefault && registered.type === 'builtin') {
     explanation.note = `${registered.name} is off until the person switches it on (toolbelt mcp --enable ${registered.name}); this is what the rules decide once it is on.`;
@@ -43,57 +36,17 @@ export async function explainCall(workspace: CliWorkspace, tool: string, args: R
   return explanation;
 }
 
-/** The agents whose own tools `policy explain` knows, VS Code's first (its Chat is where a person meets them beside Toolbelt's). */
-const NATIVE_ORDER: readonly HookAgent[] = ['copilot', 'claude-code', 'gemini-cli', 'codex', 'cursor'];
-
-/** Each agent's hook event for one call of `tool`, as the agent sends it (hookEvents.ts reads it back). */
-function nativeEvent(agent: HookAgent, root: string, tool: string, args: Record<string, unknown>): Record<string, unknown> {
-  const common = { session_id: 'policy-explain', cwd: root, tool_name: tool, tool_input: args };
-  if (agent === 'cursor') return { ...common, hook_event_name: 'preToolUse', workspace_roots: [root] };
-  if (agent === 'gemini-cli') return { ...common, hook_event_name: 'BeforeTool' };
-  return { ...common, hook_event_name: 'PreToolUse', ...(agent === 'claude-code' ? { permission_mode: 'default' } : {}) };
-}
-
-/**
- * What `toolbelt hook AGENT` decides for a call of another agent's own tool named `tool`, or
- * undefined when no agent has a tool of that name (then it is simply not an active tool here).
- */
-async function nativeExplanation(workspace: CliWorkspace, tool: string, args: Record<string, unknown>): Promise<Explanation | undefined> {
-  const root = workspace.root;
-  for (const agent of NATIVE_ORDER) {
-    let call: NativeCall | undefined;
-    let malformed: string | undefined;
-    try {
-      call = parseHookEvent(agent, JSON.stringify(nativeEvent(agent, root, tool, args)), {}).call;
-    } catch (error) {
-      // The agent's own tool, with arguments it would not send: the hook fails closed on them.
-      if (!(error instanceof HookEventError)) throw error;
-      malformed = error.message;
-    }
-    if (call && call.kind === 'other' && !call.inert) continue;
-    const label = HOOK_AGENT_LABELS[agent];
-    const governed = (await hookInstalled(workspace, agent)) ? 'hook' : 'not governed';
-    // Not the manifest (it would load into dist/hook.js, which imports this file): a Toolbelt tool of the same name is simply not active here.
-    const toolbeltToo = ` (${tool} is no active Toolbelt tool here: this is ${label}'s own.)`;
-    const where = governed === 'hook'
-      ? `Governed by hook: ${label} runs \`toolbelt hook ${agent}\` before this tool in this workspace, and that is its answer.`
-      : `Not governed: nothing of Toolbelt stands before ${label}'s ${tool} in this workspace, so the call runs as ${label} decides. This is what \`toolbelt hook ${agent}\` would answer once installed (toolbelt agents install ${agent}).`;
-    const native = { agent, label, governed } as const;
-    if (malformed !== undefined) {
-      return { tool, verdict: 'deny', reason: `the hook cannot read this call (${malformed}), and it denies what it cannot read`, args, rule: { kind: 'builtin', text: 'built in (the hook fails closed)' }, note: `${where}${toolbeltToo}`, native };
-    }
-    let hookPolicy;
-    try {
-      hookPolicy = readHookPolicy(root, { userFile: workspace.settings.current.user?.path, acceptWorkspaceCommands: false, acceptWorkspaceSandbox: false, runWithoutAsking: new Set() });
-    } catch (error) {
-      return { tool, verdict: 'deny', reason: `${(error as Error).message}: the hook denies every call while it is so`, args, rule: { kind: 'builtin', text: 'built in (the hook fails closed)' }, note: `${where}${toolbeltToo}`, native };
-    }
-    const decision = decideNativeCall(call!, hookPolicy.policy);
-    const explanation: Explanation = { tool, verdict: decision.verdict, reason: decision.reason, args, rule: locateRuleIn(hookPolicy.files, decision.rule), note: `${where}${toolbeltToo}`, native };
-    if (decision.parts) explanation.parts = decision.parts.map((part) => ({ ...part, rule: locateRuleIn(hookPolicy.files, part.rule) }));
-    return explanation;
-  }
-  return undefined;
+/** What `toolbelt hook AGENT` decides for another agent's own tool, with whether that hook stands before it here. */
+async function nativeExplanation(workspace: CliWorkspace, decision: Decision, { agent, label }: NonNullable<Decision['native']>, args: Record<string, unknown>): Promise<Explanation> {
+  const { tool } = decision;
+  const governed = (await hookInstalled(workspace, agent)) ? 'hook' : 'not governed';
+  // Not the manifest (it would load into dist/hook.js, which imports this file): a Toolbelt tool of the same name is simply not active here.
+  const toolbeltToo = ` (${tool} is no active Toolbelt tool here: this is ${label}'s own.)`;
+  const where = governed === 'hook'
+    ? `Governed by hook: ${label} runs \`toolbelt hook ${agent}\` before this tool in this workspace, and that is its answer.`
+    : `Not governed: nothing of Toolbelt stands before ${label}'s ${tool} in this workspace, so the call runs as ${label} decides. This is what \`toolbelt hook ${agent}\` would answer once installed (toolbelt agents install ${agent}).`;
+  const { decision: _verdict, reasons: _reasons, where: _where, native: _native, ...rest } = decision;
+  return { ...rest, args, note: `${where}${toolbeltToo}`, native: { agent, label, governed } };
 }
 
 /** Whether the agent's hook entry is in this workspace's files as `toolbelt agents install` writes it. */

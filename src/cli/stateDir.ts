@@ -1,10 +1,10 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import type { StoreAccess } from '../tools/callGroups';
-import { CheckpointStore } from '../tools/checkpoints';
-import { isAlive } from '../tools/processTable';
+import type { StoreAccess } from '../tools/undo';
+import { CheckpointStore } from '../tools/undo';
+import { isAlive } from '../tools/sandbox';
 import { isInside } from '../tools/pathChecks';
-import { hideFromSandboxes } from '../tools/sandboxLaunch';
+import { hideFromSandboxes } from '../tools/sandbox';
 import { stateFolderPath } from '../tools/stateFolder';
 import { UsageError } from './usage';
 

@@ -1,5 +1,5 @@
-import type { AgentPolicy } from '../tools/agentHookFiles';
-import { WORKSPACE_SETTINGS_FILE } from '../tools/agentInstall';
+import type { AgentPolicy } from '../tools/agents';
+import { WORKSPACE_SETTINGS_FILE } from '../tools/agents';
 import { readPolicyExamples } from '../tools/policyTests';
 import { parseSettingsText } from '../tools/settingsText';
 import { acceptAsTheyAre, buildPolicy } from './policy';

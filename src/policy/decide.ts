@@ -1,6 +1,8 @@
-import type { PolicyPart, Verdict } from '../tools/consent';
-import { decideCall, type ConsentSource, type PolicyDecision } from '../tools/policyDecision';
+import type { PolicyPart, PolicyRule, Verdict } from '../tools/consent';
+import { AGENT_LABELS, type HookAgent, type NativeDecision, type NativePolicy } from '../tools/nativeCalls';
+import { decideCall, UNREGISTERED_RULE, type ConsentSource, type PolicyDecision } from '../tools/policyDecision';
 import { locateRuleIn, type LocatedRule, type SettingsTexts } from './locatedRule';
+import { decideNativeTool, HOOK_FAILS_CLOSED, nativeToolCall, PolicyUnreadable } from './nativeTools';
 
 /** One call as a caller names it: a tool and its arguments. */
 export interface PolicyCall {
@@ -21,13 +23,47 @@ export interface Decision extends Omit<PolicyDecision, 'rule' | 'parts'> {
   /** `.vscode/settings.json:7`, the person's file and line, `built-in` or `the person's choice`. */
   where: string;
   parts?: (Omit<PolicyPart, 'rule'> & { rule: LocatedRule })[];
+  /** Set when the tool is another agent's own (Claude Code's Bash, VS Code's run_in_terminal): the answer is its hook's. */
+  native?: { agent: HookAgent; label: string };
+}
+
+/**
+ * Other agents' own tools, judged as `toolbelt hook` judges them: the workspace folder, and the
+ * policy as the hook applies it (it throws PolicyUnreadable where the hook would deny every call).
+ */
+export interface NativeTools {
+  root: string;
+  policy(): NativePolicy;
 }
 
 /** Decides `call` against the registry's consent plan; `files` locate the rule (without them a setting's rule has no line). */
-export async function decide(registry: ConsentSource, files: SettingsTexts | undefined, call: PolicyCall): Promise<Decision> {
+export async function decide(registry: ConsentSource, files: SettingsTexts | undefined, call: PolicyCall, native?: NativeTools): Promise<Decision> {
   const decided = await decideCall(registry, call.tool, call.args);
+  const locate = (r: PolicyRule | undefined) => locateRuleIn(files, r);
+  // Not an active Toolbelt tool, but another agent's own: the agent runs it, and what stands in its way is its hook.
+  const found = native && decided.rule === UNREGISTERED_RULE ? nativeToolCall(native.root, call.tool, call.args) : undefined;
+  if (native && found) {
+    let answer: NativeDecision;
+    try {
+      answer = decideNativeTool(found, native.policy());
+    } catch (error) {
+      if (!(error instanceof PolicyUnreadable)) throw error;
+      answer = { verdict: 'deny', reason: `${error.message}: the hook denies every call while it is so`, rule: HOOK_FAILS_CLOSED };
+    }
+    const located = locate(answer.rule);
+    return {
+      tool: call.tool,
+      verdict: answer.verdict,
+      reason: answer.reason,
+      decision: answer.verdict,
+      reasons: [answer.reason],
+      rule: located,
+      where: whereOf(located, files !== undefined),
+      ...(answer.parts && { parts: answer.parts.map((part) => ({ ...part, rule: locate(part.rule) })) }),
+      native: { agent: found.agent, label: AGENT_LABELS[found.agent] },
+    };
+  }
   const { rule, parts, ...rest } = decided;
-  const locate = (r: typeof rule) => locateRuleIn(files, r);
   const located = locate(rule);
   const reasons = decided.questions ? decided.questions.map((q) => `${q.summary} (${q.reason})`) : [decided.reason];
   return {

@@ -5,6 +5,7 @@
  */
 export { POLICY_SETTINGS, readPolicyValues, workspaceOnly, type PolicySource, type PolicyValues, type SettingLevels } from './policySettings';
 export { acceptAsTheyAre, buildPolicy, PolicyReader, type Policy, type PolicyChoices } from './policy';
-export { decide, whereOf, type Decision, type PolicyCall } from './decide';
+export { decide, whereOf, type Decision, type NativeTools, type PolicyCall } from './decide';
 export { locateRuleIn, type LocatedRule, type SettingsText, type SettingsTexts } from './locatedRule';
 export { agentPolicyFrom, agentPolicyFromSettings } from './agentPolicy';
+export { decideNativeTool, nativePolicyOf, nativeToolCall, PolicyUnreadable, type NativeToolCall } from './nativeTools';

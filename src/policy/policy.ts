@@ -1,4 +1,4 @@
-import { buildSandboxRules } from '../tools/sandboxSettings';
+import { buildSandboxRules } from '../tools/sandbox';
 import { buildTrustRules } from '../tools/trustRules';
 import type { CommandPolicy, SandboxSetting } from '../tools/types';
 import { strictestWriteApprovals, type WriteApprovals } from '../tools/writeApprovals';

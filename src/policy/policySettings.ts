@@ -1,4 +1,4 @@
-import type { SandboxSettingValues } from '../tools/sandboxSettings';
+import type { SandboxSettingValues } from '../tools/sandbox';
 import type { TrustRuleValues } from '../tools/trustRules';
 
 /** A setting's value at the person's own level and at the workspace's (undefined where unset). */

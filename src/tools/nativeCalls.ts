@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeRefusal, judgeCommand, partsToApprove, type CommandPart } from './commandPolicy';
+import { describeRefusal, judgeCommand, partsToApprove, type CommandPart } from './command';
 import type { PolicyPart, PolicyRule, Verdict } from './consent';
 import { isInside } from './pathChecks';
 import { PATH_GUARD_RULE } from './policyDecision';

@@ -1,4 +1,4 @@
-import { toolDefinitionHash } from './mcp/definitionHash';
+import { toolDefinitionHash } from './mcp';
 import type { ExternalCatalogTool } from './toolCatalog';
 import { modelNameFor } from './toolNames';
 

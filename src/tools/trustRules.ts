@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkPolicyEntries } from './commandPolicy';
+import { checkPolicyEntries } from './command';
 import { layeredSensitiveGlobs, type SensitiveFileLevels } from './sensitiveFiles';
 import type { CommandPolicy } from './types';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { CallGroups } from '../tools/callGroups';
-import { CheckpointStore } from '../tools/checkpoints';
+import { CallGroups } from '../tools/undo';
+import { CheckpointStore } from '../tools/undo';
 
-export type { CallGroups } from '../tools/callGroups';
+export type { CallGroups } from '../tools/undo';
 
 const stores = new Map<string, Promise<CheckpointStore>>();
 

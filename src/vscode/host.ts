@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { hideFromSandboxes, sandboxRequestFor } from '../tools/sandboxLaunch';
+import { hideFromSandboxes, sandboxRequestFor } from '../tools/sandbox';
 import { createApi } from './api';
 import { registerApiKeyCommand } from './apiKeys';
 import { CHAT_VIEW } from './chat/chatView';
@@ -52,7 +52,7 @@ export function startHost(parts: ShellParts, reason: string, loadStarted: number
   context.subscriptions.push(registerOtherAgents(context, log), registerInstallCli(context, log), registerProtectAgents(log, () => tree.refresh()));
   registerToolsPlacement(context, log);
   registerRegistryDiagnostics(context, tools, log);
-  context.subscriptions.push(registerPolicyTestDiagnostics(tools, watcher, log), registerRuleDiagnostics(toolContext, watcher, log));
+  context.subscriptions.push(registerPolicyTestDiagnostics(tools, toolContext, watcher, log), registerRuleDiagnostics(toolContext, watcher, log));
   registerToolSources(context, tools, log, () => {
     const { cwd: _cwd, ...request } = sandboxRequestFor(toolContext, toolContext.workspaceRoot);
     return request;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_KINDS, agentConfig, mergeAgentConfig, TOOLBELT_COMMAND, type AgentConfig, type AgentConfigOptions } from '../tools/agentConfigs';
+import { AGENT_KINDS, agentConfig, mergeAgentConfig, TOOLBELT_COMMAND, type AgentConfig, type AgentConfigOptions } from '../tools/agents';
 import { readFolderFile, resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
 import type { ResolvedPath } from '../tools/workspacePaths';
 import { findOnPath } from '../tools/programPath';

@@ -2,8 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentPolicyFromSettings } from '../policy/agentPolicy';
-import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agentHookFiles';
-import { AGENT_KINDS, TOOLBELT_COMMAND } from '../tools/agentConfigs';
+import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agents';
+import { AGENT_KINDS, TOOLBELT_COMMAND } from '../tools/agents';
 import {
   agentStatuses,
   changeAgents,
@@ -12,8 +12,8 @@ import {
   mergeVscodeChatSettings,
   protectionState,
   VSCODE_EDITS_AUTO_APPROVE,
-  VSCODE_TERMINAL_AUTO_APPROVE, RefusedFile, WORKSPACE_SETTINGS_FILE, type AgentStatus, type FileChange } from '../tools/agentInstall';
-import type { LossEntry } from '../tools/agentLossReport';
+  VSCODE_TERMINAL_AUTO_APPROVE, RefusedFile, WORKSPACE_SETTINGS_FILE, type AgentStatus, type FileChange } from '../tools/agents';
+import type { LossEntry } from '../tools/agents';
 import { UneditableJsonError } from '../tools/editableJson';
 import { resolveFolderFile, writeFolderFile } from '../tools/folderFiles';
 import { findOnPath } from '../tools/programPath';
@@ -40,7 +40,7 @@ export interface ProtectResult {
 /**
  * **Toolbelt: Protect Other Agents on This Workspace…**: the agents' own hook and sandbox files
  * written from this workspace's policy, through the same core as `toolbelt agents install`
- * (src/tools/agentInstall.ts). The person picks the agents (those found here picked already),
+ * (src/tools/agents/agentInstall.ts). The person picks the agents (those found here picked already),
  * each row saying whether it is protected and what its own sandbox would carry; then a summary,
  * and the offer to also give them Toolbelt's tools over MCP ("Use This Workspace's Tools in
  * Another Agent…", which is now that step). The hook lines run `toolbelt` from PATH: without it

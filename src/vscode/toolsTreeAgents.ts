@@ -1,10 +1,10 @@
 import { mkdirSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agentHookFiles';
+import { AGENT_IDS, AGENT_LABELS, type AgentId } from '../tools/agents';
 import { agentPolicyFromSettings } from '../policy/agentPolicy';
-import { agentStatuses, lossRuleName, protectionState, WORKSPACE_SETTINGS_FILE, type AgentStatus } from '../tools/agentInstall';
-import type { LossEntry } from '../tools/agentLossReport';
+import { agentStatuses, lossRuleName, protectionState, WORKSPACE_SETTINGS_FILE, type AgentStatus } from '../tools/agents';
+import type { LossEntry } from '../tools/agents';
 import { isInside } from '../tools/pathChecks';
 import { stateFolderPath } from '../tools/stateFolder';
 import { parseLines, TOOL_LOG_FILE, type ToolCallRecord } from '../tools/toolCallLog';
@@ -25,7 +25,7 @@ export const AGENT_FILES_GLOB = '{.vscode/settings.json,.claude/settings.json,.c
  * under it the loss report (per rule: by the agent's own sandbox or permissions, by the hook, what
  * neither enforces) and the agent's recent decisions from the call log `toolbelt hook` writes in
  * the CLI's state folder for this workspace. Read with the same core as `toolbelt agents status`
- * (src/tools/agentInstall.ts), again when the policy, an agent's files or the log change.
+ * (src/tools/agents/agentInstall.ts), again when the policy, an agent's files or the log change.
  */
 export class AgentsSection extends Disposables {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());

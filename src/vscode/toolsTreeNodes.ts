@@ -1,4 +1,4 @@
-import type { AgentId } from '../tools/agentHookFiles';
+import type { AgentId } from '../tools/agents';
 import type { CatalogTool } from '../tools/toolCatalog';
 import type { RegisteredTool } from '../tools/toolManager';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { BUILTIN_MANIFEST } from '../tools/manifest';
-import { processIsolation } from '../tools/processIsolation';
+import { processIsolation } from '../tools/sandbox';
 import { describeContainment, effectiveSandbox, sandboxAvailability } from '../tools/sandbox';
 import type { CatalogTool } from '../tools/toolCatalog';
 import { ToolManager, type ApplyResult, type ApprovalStore, type RegisteredTool, type ToggleResult, type ToggleStore } from '../tools/toolManager';

@@ -1,4 +1,4 @@
-import { COMMAND_MAX_CHARS, judgeCommand } from '../../src/tools/commandPolicy';
+import { COMMAND_MAX_CHARS, judgeCommand } from '../../src/tools/command/commandPolicy';
 
 /**
  * The command rules' judge on the longest commands it parses (just under COMMAND_MAX_CHARS),

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import type { ToolRegistry } from '../../src/tools/registry';
-import { sandboxAvailability } from '../../src/tools/sandbox';
+import { sandboxAvailability } from '../../src/tools/sandbox/sandboxAvailability';
 import { contextFor } from '../support/workspace';
 
 /**

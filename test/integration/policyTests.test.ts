@@ -46,4 +46,22 @@ describe('toolbelt.policy.tests as diagnostics in settings.json', () => {
     await config().update('policy.tests', [{ tool: 'run_bash', args: { command: 'rm -rf build' }, expect: 'deny' }], vscode.ConfigurationTarget.Workspace);
     await waitFor(() => policyDiagnostics().length === 0, 'the marks cleared', 20_000);
   });
+
+  it("judges another agent's own tool as its hook does, never as a Toolbelt tool that is not active", async () => {
+    await config().update(
+      'policy.tests',
+      [
+        { tool: 'run_in_terminal', args: { command: 'rm -rf build', explanation: 'x', goal: 'x', isBackground: false }, expect: 'deny' },
+        { tool: 'Read', args: { file_path: 'README.md' }, expect: 'allow' },
+        { tool: 'Read', args: { file_path: '.env' }, expect: 'allow' },
+      ],
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await vscode.workspace.openTextDocument(settingsUri());
+    const [only] = await waitFor(() => {
+      const found = policyDiagnostics();
+      return found.length === 1 && /tests\[2\]/.test(found[0].message) ? found : undefined;
+    }, 'only the wrong expectation marked', 20_000);
+    assert.match(only.message, /toolbelt\.policy\.tests\[2\]: Read \{"file_path":"\.env"\} expected allow, got ask/);
+  });
 });

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { hookCommand } from '../../src/tools/agentHookFiles';
+import { hookCommand } from '../../src/tools/agents/agentHookFiles';
 import { builtCli } from './cliProcess';
 
 /**

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CheckpointStore, type CheckpointLimits, type DroppedTurn } from '../../src/tools/checkpoints';
+import { CheckpointStore, type CheckpointLimits, type DroppedTurn } from '../../src/tools/undo/checkpoints';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
 import type { ToolRegistry } from '../../src/tools/registry';
 import { contextFor, TempWorkspace } from './workspace';

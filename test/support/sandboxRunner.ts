@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
-import { SANDBOX_UNAVAILABLE_VARIABLE } from '../../src/tools/sandbox';
+import { SANDBOX_UNAVAILABLE_VARIABLE } from '../../src/tools/sandbox/sandboxAvailability';
 import type { CommandPolicy, ConfirmationReason, SandboxSetting, ToolContext } from '../../src/tools/types';
 
 /**

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
-import { agentConfig, AGENT_KINDS, mergeAgentConfig } from '../../src/tools/agentConfigs';
+import { agentConfig, AGENT_KINDS, mergeAgentConfig } from '../../src/tools/agents/agentConfigs';
 import { parseArgs } from '../../src/cli/args';
 
 /** The person's own settings file: it may reach Codex's per-user file, never a checked-in one. */

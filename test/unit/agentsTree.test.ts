@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { changeAgents } from '../../src/tools/agentInstall';
+import { changeAgents } from '../../src/tools/agents/agentInstall';
 import { agentPolicyFromSettings } from '../../src/policy/agentPolicy';
 import type * as AgentsModule from '../../src/vscode/toolsTreeAgents';
 import type { AgentsNode } from '../../src/vscode/toolsTreeNodes';

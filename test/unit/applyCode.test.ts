@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Agent } from '../../src/agent/agent';
 import { ChatController, type ChatEnvironment } from '../../src/chat/chatController';
 import type { TranscriptItem } from '../../src/protocol';
-import { CheckpointStore } from '../../src/tools/checkpoints';
+import { CheckpointStore } from '../../src/tools/undo/checkpoints';
 import type { ToolRunReport } from '../../src/tools/registry';
 import { ToolManager } from '../../src/tools/toolManager';
 import type { ConfirmationRequest } from '../../src/tools/types';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CheckpointStore } from '../../src/tools/checkpoints';
+import { CheckpointStore } from '../../src/tools/undo/checkpoints';
 import { bytes, CheckpointBench } from '../support/checkpointBench';
 
 const blobNameOf = (content: string) => createHash('sha256').update(content).digest('hex');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CheckpointStore } from '../../src/tools/checkpoints';
+import { CheckpointStore } from '../../src/tools/undo/checkpoints';
 import { bytes, CheckpointBench } from '../support/checkpointBench';
 
 const modeOf = async (file: string) => (await fs.lstat(file)).mode & 0o7777;

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { mergeAgentConfig } from '../../src/tools/agentConfigs';
+import { mergeAgentConfig } from '../../src/tools/agents/agentConfigs';
 import { CliFixture } from '../support/cliFixture';
 import { builtCli, REPO_ROOT } from '../support/cliProcess';
 import { ModelServer, type RecordedRequest, type ScriptedReply } from '../support/modelServer';

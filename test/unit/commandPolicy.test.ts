@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkPolicyEntries, COMMAND_MAX_CHARS, describeRefusal, judgeCommand, partsToApprove, type CommandPolicy, type CommandVerdict } from '../../src/tools/commandPolicy';
+import { checkPolicyEntries, COMMAND_MAX_CHARS, describeRefusal, judgeCommand, partsToApprove, type CommandPolicy, type CommandVerdict } from '../../src/tools/command/commandPolicy';
 
 const POLICY: CommandPolicy = {
   allowed: ['git status', 'git log', 'cd', 'npm test', 'echo', 'cat', 'ls', 'grep', 'wc', '/^npx tsc( |$)/'],

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hookAnswer } from '../../src/cli/hookAnswers';
-import { geminiCanAsk, HookEventError, parseHookEvent, patchPaths } from '../../src/cli/hookEvents';
+import { geminiCanAsk, HookEventError, parseHookEvent, patchPaths } from '../../src/policy/hookEvents';
 import { agentConfigArea, decideNativeCall, type NativeCall, type NativePolicy } from '../../src/tools/nativeCalls';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
 import { waitFor } from '../support/waitFor';

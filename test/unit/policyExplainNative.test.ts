@@ -77,4 +77,25 @@ describe("policy explain for another agent's own tools", function () {
     assert.equal(unknown.e.native, undefined);
     assert.match(unknown.e.reason, /not an active tool of this workspace/);
   });
+
+  it("policy test judges another agent's own tool as explain and the hook do (it said \"not an active tool\" before)", async () => {
+    await fixture.writeSettings({
+      'toolbelt.tools.registry': [{ name: 'calculator' }],
+      'toolbelt.runBash.deniedCommands': ['rm'],
+      'toolbelt.policy.tests': [
+        { tool: 'Bash', args: { command: 'rm -rf data' }, expect: 'deny' },
+        { tool: 'Read', args: { file_path: 'src/a.ts' }, expect: 'allow' },
+        { tool: 'run_in_terminal', args: { command: 'cat .env' }, expect: 'ask' },
+        { tool: 'Read', args: { file_path: '.env' }, expect: 'allow' },
+      ],
+    });
+    const result = await runCliInProcess(['policy', 'test', ...fixture.args()]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /4 examples: 3 passed, 1 failed\./);
+    assert.match(result.stdout, /FAIL .*toolbelt\.policy\.tests\[3\]: Read \{"file_path":"\.env"\} expected allow, got ask/);
+    for (const [tool, args] of [['Bash', { command: 'rm -rf data' }], ['Read', { file_path: 'src/a.ts' }], ['Read', { file_path: '.env' }]] as const) {
+      const explained = (await explain(tool, args)).e.verdict;
+      assert.match(result.stdout, new RegExp(`${tool} ${JSON.stringify(args).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (is ${explained}|expected \\w+, got ${explained})`), `${tool} agrees with explain (${explained})`);
+    }
+  });
 });

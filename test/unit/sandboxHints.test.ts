@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { sandboxHints } from '../../src/tools/sandboxHints';
+import { sandboxHints } from '../../src/tools/sandbox/sandboxHints';
 
 describe('sandbox: a denial says how to allow it', () => {
   const ws = '/work/ws';

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { homeView } from '../../src/tools/sandboxHome';
-import { programFilesUnder } from '../../src/tools/sandboxProgramFiles';
+import { homeView } from '../../src/tools/sandbox/sandboxHome';
+import { programFilesUnder } from '../../src/tools/sandbox/sandboxProgramFiles';
 
 describe('sandbox: the home folder a sandboxed process sees', () => {
   let home: string;

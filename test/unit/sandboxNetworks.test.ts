@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { sandboxEngine } from '../../src/tools/sandbox';
-import { acquireNetwork, closeIdleNetworks } from '../../src/tools/sandboxNetworks';
+import { sandboxEngine } from '../../src/tools/sandbox/sandboxAvailability';
+import { acquireNetwork, closeIdleNetworks } from '../../src/tools/sandbox/sandboxNetworks';
 
 /** The allow-list's proxy and relay are started once per workspace and list, and kept while used. */
 describe('sandbox: one allow-list network per workspace, reused', function () {

@@ -3,12 +3,12 @@ import { promises as fs } from 'node:fs';
 import { once } from 'node:events';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { sandboxEnvironment } from '../../src/tools/sandboxEnvironment';
-import { bwrapOptions, SECCOMP_FD, type SandboxPlan } from '../../src/tools/sandboxInvocation';
-import { MountPointLease } from '../../src/tools/sandboxMountPoints';
-import { programFilesUnder } from '../../src/tools/sandboxProgramFiles';
-import { addressFor, domainAllowed, isInternalAddress, targetAllowed } from '../../src/tools/sandboxProxy';
-import { WorkspaceScanner } from '../../src/tools/sandboxScan';
+import { sandboxEnvironment } from '../../src/tools/sandbox/sandboxEnvironment';
+import { bwrapOptions, SECCOMP_FD, type SandboxPlan } from '../../src/tools/sandbox/sandboxInvocation';
+import { MountPointLease } from '../../src/tools/sandbox/sandboxMountPoints';
+import { programFilesUnder } from '../../src/tools/sandbox/sandboxProgramFiles';
+import { addressFor, domainAllowed, isInternalAddress, targetAllowed } from '../../src/tools/sandbox/sandboxProxy';
+import { WorkspaceScanner } from '../../src/tools/sandbox/sandboxScan';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../src/tools/sensitiveFiles';
 import { TempWorkspace } from '../support/workspace';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { DEFAULT_READ_ONLY_PATHS, readOnlyPathsIn } from '../../src/tools/sandboxReadOnly';
+import { DEFAULT_READ_ONLY_PATHS, readOnlyPathsIn } from '../../src/tools/sandbox/sandboxReadOnly';
 import { hashEntries } from '../../src/tools/trustRules';
-import { describeContainment, effectiveSandbox, SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability, sandboxDecision, type SandboxAvailability } from '../../src/tools/sandbox';
-import { buildSandboxRules, type SandboxSettingValues } from '../../src/tools/sandboxSettings';
+import { describeContainment, effectiveSandbox, SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability, sandboxDecision, type SandboxAvailability } from '../../src/tools/sandbox/sandboxAvailability';
+import { buildSandboxRules, type SandboxSettingValues } from '../../src/tools/sandbox/sandboxSettings';
 
 const AVAILABLE: SandboxAvailability = { available: true, engine: 'bubblewrap 0.8.0', detail: 'works' };
 const MISSING: SandboxAvailability = { available: false, engine: 'bubblewrap', detail: 'bubblewrap is not installed.' };

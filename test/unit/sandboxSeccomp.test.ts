@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { runtimeDirs } from '../../src/tools/sandboxRuntimeDirs';
-import { seccompProgram } from '../../src/tools/sandboxSeccomp';
+import { runtimeDirs } from '../../src/tools/sandbox/sandboxRuntimeDirs';
+import { seccompProgram } from '../../src/tools/sandbox/sandboxSeccomp';
 
 // The kernel's values, written out here on their own (not taken from the code under test).
 const ALLOW = 0x7fff0000;

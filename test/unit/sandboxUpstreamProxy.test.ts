@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { AllowListProxy, upstreamProxyFor } from '../../src/tools/sandboxProxy';
+import { AllowListProxy, upstreamProxyFor } from '../../src/tools/sandbox/sandboxProxy';
 
 /** The editor's own proxy: it records each request it gets, answers plain HTTP itself, and for CONNECT plays the far end. */
 class UpstreamProxy {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createDefaultToolRegistry } from '../../src/tools/factory';
-import { HIDDEN_HOME_PATHS } from '../../src/tools/sandboxLaunch';
+import { HIDDEN_HOME_PATHS } from '../../src/tools/sandbox/sandboxLaunch';
 import { checkSensitiveGlobs, DEFAULT_SENSITIVE_GLOBS, HOME_CREDENTIAL_PATHS, sensitiveGlobFor } from '../../src/tools/sensitiveFiles';
 import type { ConfirmationRequest, ToolContext } from '../../src/tools/types';
 import { bundledRipgrep, contextFor, TempWorkspace, type TestContext } from '../support/workspace';

@@ -7,7 +7,7 @@ import type { StoredConversation } from '../../src/chat/conversation';
 import { CONTINUE_PROMPT, STOPPED_NOTICE, turnActionsFor } from '../../src/chat/turnRewind';
 import type { TranscriptItem } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
-import { CheckpointStore } from '../../src/tools/checkpoints';
+import { CheckpointStore } from '../../src/tools/undo/checkpoints';
 import { ToolManager } from '../../src/tools/toolManager';
 import { ModelServer } from '../support/modelServer';
 import { scriptedChatEnvironment } from '../support/scriptedChat';

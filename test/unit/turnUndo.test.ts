@@ -6,7 +6,7 @@ import { Agent } from '../../src/agent/agent';
 import { ChatController, type ChatEnvironment } from '../../src/chat/chatController';
 import type { HostMessage, TranscriptItem } from '../../src/protocol';
 import { OpenAIProvider } from '../../src/providers/openai';
-import { CheckpointStore } from '../../src/tools/checkpoints';
+import { CheckpointStore } from '../../src/tools/undo/checkpoints';
 import { ToolManager } from '../../src/tools/toolManager';
 import type { ConfirmationRequest } from '../../src/tools/types';
 import { ModelServer } from '../support/modelServer';

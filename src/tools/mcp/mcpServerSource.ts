@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { IsolationKind } from '../processIsolation';
+import type { IsolationKind } from '../sandbox';
 import { ToolCancelledError } from '../toolErrors';
 import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../toolSource';
 import { toSourceCallResult, type McpCallResultLike } from './callResult';
@@ -10,7 +10,7 @@ import { loadSdkClient, type SdkClientModule } from './loadSdkClient';
 import { DEFAULT_MCP_LIMITS, type McpLimits, type McpLogger } from './mcpLimits';
 import type { McpInputDefinition, McpServerConfig } from './mcpConfig';
 import { readEnvFileText, resolveMcpServer, type McpVariableContext, type ResolvedMcpServer } from './mcpVariables';
-import type { SandboxRequest } from '../sandboxLaunch';
+import type { SandboxRequest } from '../sandbox';
 import { StderrTail } from './stderrTail';
 import { listAllTools } from './toolListing';
 

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { PidNamespace } from '../pidNamespace';
-import { processIsolation, type IsolationKind } from '../processIsolation';
-import { NamespaceKiller, ProcessTracker, type TreeKiller } from '../processTree';
+import { PidNamespace } from '../sandbox';
+import { processIsolation, type IsolationKind } from '../sandbox';
+import { NamespaceKiller, ProcessTracker, type TreeKiller } from '../sandbox';
 
 export interface ChildLaunch {
   command: string;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { capDefinition } from '../../tools/mcp/definitionCaps';
-import { DEFAULT_MCP_LIMITS } from '../../tools/mcp/mcpLimits';
+import { capDefinition } from '../../tools/mcp';
+import { DEFAULT_MCP_LIMITS } from '../../tools/mcp';
 import { isOwnToolName } from '../../tools/toolNames';
 import type { SourceCallResult, SourceDisposable, SourceState, SourceTool, ToolSource } from '../../tools/toolSource';
 import { describeToolResult } from './toolResultText';

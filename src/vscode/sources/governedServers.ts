@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { GOVERNED_MCP_ORIGIN, moveServerInFolder } from '../../tools/mcp/governedConfig';
+import { GOVERNED_MCP_ORIGIN, moveServerInFolder } from '../../tools/mcp';
 import type { McpServers } from './mcpServers';
 import { serverNameOf } from './mcpCommands';
 import { governancePath } from './sourceTree';

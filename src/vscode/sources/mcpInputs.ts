@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { McpInputDefinition } from '../../tools/mcp/mcpConfig';
+import type { McpInputDefinition } from '../../tools/mcp';
 
 /**
  * Gives `${input:id}` values: asked once with an input box (hidden when `password: true`) and

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpLogger } from '../../tools/mcp/mcpServerSource';
+import type { McpLogger } from '../../tools/mcp';
 
 /** One log per server ("Toolbelt MCP: <server>"), made when it first has something to say. */
 export class McpLogs implements vscode.Disposable {

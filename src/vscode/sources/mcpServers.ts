@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { canonicalJson } from '../../tools/canonicalJson';
-import { GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN } from '../../tools/mcp/governedConfig';
-import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../../tools/mcp/mcpConfig';
-import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp/mcpServerSource';
-import type { McpVariableContext } from '../../tools/mcp/mcpVariables';
+import { GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN } from '../../tools/mcp';
+import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../../tools/mcp';
+import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp';
+import type { McpVariableContext } from '../../tools/mcp';
 import type { ToolSource } from '../../tools/toolSource';
 import { Disposables, DisposableStore } from '../dispose';
 import { MCP_SERVERS_KEY, readUserMcpServers, SECTION } from '../settings';

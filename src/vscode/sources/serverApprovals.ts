@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { USER_SETTINGS_ORIGIN, type McpServerConfig } from '../../tools/mcp/mcpConfig';
+import { USER_SETTINGS_ORIGIN, type McpServerConfig } from '../../tools/mcp';
 import { approvalQuestion, describeServerDefinition } from './serverDefinitionText';
 
 const APPROVALS_KEY = 'toolbelt.mcp.approvedServers';

@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../../tools/mcp/mcpConfig';
+import type { McpServerConfig } from '../../tools/mcp';
 
 /**
  * What a person reads before a workspace-defined server starts: exactly what will run or where it

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { GOVERNED_MCP_ORIGIN } from '../../tools/mcp/governedConfig';
-import { MCP_JSON_ORIGIN } from '../../tools/mcp/mcpConfig';
+import { GOVERNED_MCP_ORIGIN } from '../../tools/mcp';
+import { MCP_JSON_ORIGIN } from '../../tools/mcp';
 import { toolTokens } from '../../providers/tokens';
 import { summaryOf } from '../../tools/manifest';
 import type { CatalogTool } from '../../tools/toolCatalog';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { judgeCommand } from '../../../src/tools/commandPolicy';
+import { judgeCommand } from '../../../src/tools/command/commandPolicy';
 import { createDefaultToolRegistry } from '../../../src/tools/factory';
 import type { CommandPolicy } from '../../../src/tools/types';
 import { contextFor, TempWorkspace } from '../../support/workspace';

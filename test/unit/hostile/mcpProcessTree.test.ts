@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { McpServerSource } from '../../../src/tools/mcp/mcpServerSource';
-import { processIsolation, type IsolationKind } from '../../../src/tools/processIsolation';
-import { readProcess } from '../../../src/tools/processTable';
+import { processIsolation, type IsolationKind } from '../../../src/tools/sandbox/processIsolation';
+import { readProcess } from '../../../src/tools/sandbox/processTable';
 import { fixtureSource, recordingLogger } from '../../fixtures/mcp/fixtureSources';
 import { waitFor } from '../../support/waitFor';
 

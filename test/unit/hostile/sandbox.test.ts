@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import { sandboxAvailability } from '../../../src/tools/sandbox';
+import { sandboxAvailability } from '../../../src/tools/sandbox/sandboxAvailability';
 import { HitServer, IDENTITIES, makeFixture, runJobs, type SandboxFixture } from '../../support/sandboxFixture';
 import { CASES, type CaseContext } from './sandboxCases';
 

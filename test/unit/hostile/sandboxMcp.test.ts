@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability } from '../../../src/tools/sandbox';
+import { SANDBOX_UNAVAILABLE_VARIABLE, sandboxAvailability } from '../../../src/tools/sandbox/sandboxAvailability';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../../src/tools/sensitiveFiles';
 import { ToolManager } from '../../../src/tools/toolManager';
 import type { SandboxSetting } from '../../../src/tools/types';

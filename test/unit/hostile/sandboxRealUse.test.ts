@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { createDefaultToolRegistry } from '../../../src/tools/factory';
-import { sandboxAvailability } from '../../../src/tools/sandbox';
+import { sandboxAvailability } from '../../../src/tools/sandbox/sandboxAvailability';
 import type { SandboxSetting } from '../../../src/tools/types';
 import { contextFor } from '../../support/workspace';
 

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointAccess } from '../../../src/cli/stateDir';
-import { CallGroups } from '../../../src/tools/callGroups';
+import { CallGroups } from '../../../src/tools/undo/callGroups';
 import type { ToolCaller } from '../../../src/tools/caller';
 import { createDefaultToolRegistry } from '../../../src/tools/factory';
 import { contextFor, TempWorkspace } from '../../support/workspace';

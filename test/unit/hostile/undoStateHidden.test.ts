@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { sandboxAvailability } from '../../../src/tools/sandbox';
+import { sandboxAvailability } from '../../../src/tools/sandbox/sandboxAvailability';
 import { builtCli } from '../../support/cliProcess';
 import { IDENTITIES } from '../../support/sandboxFixture';
 

@@ -1,6 +1,6 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { sensitiveGlobFor } from './sensitiveFiles';
+import { sensitiveGlobFor } from '../sensitiveFiles';
 
 /** What the sandbox must cover in one workspace folder, as absolute paths. */
 export interface WorkspaceScan {

@@ -1,6 +1,6 @@
 import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, type JSONPath, type Node } from 'jsonc-parser';
 import { isToolbeltEntry, type AgentId, type JsonFileSpec } from './agentHookFiles';
-import { editableJsonTree, objectMember, UneditableJsonError } from './editableJson';
+import { editableJsonTree, objectMember, UneditableJsonError } from '../editableJson';
 
 /*
  * The JSON edits of `toolbelt agents install | uninstall`: Toolbelt's entries merged into an agent's

@@ -1,7 +1,7 @@
 import { checkEnvNames } from './sandboxEnvironment';
 import { readOnlyEntryProblem } from './sandboxReadOnly';
-import { hashEntries } from './trustRules';
-import type { SandboxSetting } from './types';
+import { hashEntries } from '../trustRules';
+import type { SandboxSetting } from '../types';
 
 /** A setting's value at the person's own level and at the workspace's (undefined where unset). */
 export interface SettingLevels {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckpointStore } from './checkpoints';
-import type { ChangeTarget } from './types';
+import type { ChangeTarget } from '../types';
 
 /** The part of the checkpoint store a call group writes. */
 export type GroupStore = Pick<CheckpointStore, 'beginTurn' | 'recordPath' | 'noteSideEffect' | 'endTurn'>;

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { exists, isInside } from './pathChecks';
+import { exists, isInside } from '../pathChecks';
 
 /** A folder holding one of these is the top of a program's own files: a package, a virtual environment, a checkout. */
 const PACKAGE_MARKERS = ['package.json', 'node_modules', 'pyvenv.cfg', 'pyproject.toml', '.git'];

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { exists, isInside } from './pathChecks';
+import { exists, isInside } from '../pathChecks';
 
 /**
  * What of the home folder tools need, shown read-only: git's own configuration (the person's

@@ -5,11 +5,11 @@ import { applyEdits, modify } from 'jsonc-parser';
 import { AGENT_LABELS, AGENT_PRESENCE, agentFileSpecs, isOwnedText, prefixWords, type AgentId, type AgentPolicy } from './agentHookFiles';
 import { installJson, uninstallJson } from './agentJsonEdits';
 import { inspectAgent, lossReport, type AgentFileState, type LossEntry } from './agentLossReport';
-import { editableJsonTree, UneditableJsonError } from './editableJson';
-import { AGENT_CONFIG_PATHS } from './protectedPaths';
-import { readFolderFile, resolveFolderFile, writeFolderFile } from './folderFiles';
-import { PathRefusedError, type ResolvedPath } from './workspacePaths';
-import { findOnPath } from './programPath';
+import { editableJsonTree, UneditableJsonError } from '../editableJson';
+import { AGENT_CONFIG_PATHS } from '../protectedPaths';
+import { readFolderFile, resolveFolderFile, writeFolderFile } from '../folderFiles';
+import { PathRefusedError, type ResolvedPath } from '../workspacePaths';
+import { findOnPath } from '../programPath';
 
 /*
  * Installing, checking and taking out the agents' own hook and sandbox files for one workspace,

@@ -1,5 +1,5 @@
-import { isInside } from './pathChecks';
-import { BASE_BWRAP_ARGS } from './sandbox';
+import { isInside } from '../pathChecks';
+import { BASE_BWRAP_ARGS } from './sandboxAvailability';
 
 /** The port the allow-list relay serves the proxy on, on the sandbox's own 127.0.0.1 (see NetworkRelay). */
 export const PROXY_PORT = 3128;

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { formatBytes } from './fileSystem';
-import { exists, isInside } from './pathChecks';
+import { formatBytes } from '../fileSystem';
+import { exists, isInside } from '../pathChecks';
 
 /*
  * The states the checkpoint store keeps: what is at a path (never following a link), a signature

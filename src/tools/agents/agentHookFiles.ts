@@ -1,7 +1,7 @@
 import type { JSONPath } from 'jsonc-parser';
-import { HOME_CREDENTIAL_PATHS } from './sensitiveFiles';
-import { HOOK_AGENTS, type HookAgent } from './nativeCalls';
-import { AGENT_CONFIG_PATHS } from './protectedPaths';
+import { HOME_CREDENTIAL_PATHS } from '../sensitiveFiles';
+import { HOOK_AGENTS, type HookAgent } from '../nativeCalls';
+import { AGENT_CONFIG_PATHS } from '../protectedPaths';
 
 /*
  * What `toolbelt agents install` writes into a workspace for each agent, and what `uninstall`

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Snapshot } from './checkpointSnapshots';
-import { writeFileAtomic } from './fileSystem';
+import { writeFileAtomic } from '../fileSystem';
 
 /*
  * The checkpoint store's index, `<dir>/index.json`: every turn, its paths and their snapshots.

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { isInside } from './pathChecks';
+import { isInside } from '../pathChecks';
 import { DEFAULT_READ_ONLY_PATHS } from './sandboxReadOnly';
-import type { SandboxSetting } from './types';
+import type { SandboxSetting } from '../types';
 
 /** Variables that make package managers fail at once, instead of retrying for a minute, where there is no network. */
 export const NO_NETWORK_ENV: Readonly<Record<string, string>> = Object.freeze({ npm_config_offline: 'true', PIP_RETRIES: '0', PIP_TIMEOUT: '5' });

@@ -1,5 +1,5 @@
 import { applyEdits, modify } from 'jsonc-parser';
-import { editableJsonTree, objectMember } from '../tools/editableJson';
+import { editableJsonTree, objectMember } from '../editableJson';
 
 /*
  * How other agents start `toolbelt mcp` for a workspace: the entry each one's MCP configuration

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { isInside } from './pathChecks';
+import { isInside } from '../pathChecks';
 import type { Uncreatable } from './sandboxMountPoints';
 
 /** What the sandbox does to keep the repositories of a workspace from running code on the host later. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { effectiveSandbox, type SandboxEngine } from './sandbox';
+import { effectiveSandbox, type SandboxEngine } from './sandboxAvailability';
 import { gitProtection } from './sandboxGit';
 import { homeView, PRIVATE_HOME_BYTES } from './sandboxHome';
 import { programFilesUnder } from './sandboxProgramFiles';
@@ -14,8 +14,8 @@ import { MountPointLease, type Uncreatable } from './sandboxMountPoints';
 import { acquireNetwork, type NetworkLease } from './sandboxNetworks';
 import { runtimeDirs } from './sandboxRuntimeDirs';
 import { WorkspaceScanner } from './sandboxScan';
-import { DEFAULT_SENSITIVE_GLOBS, HOME_CREDENTIAL_PATHS } from './sensitiveFiles';
-import type { SandboxSetting, ToolContext } from './types';
+import { DEFAULT_SENSITIVE_GLOBS, HOME_CREDENTIAL_PATHS } from '../sensitiveFiles';
+import type { SandboxSetting, ToolContext } from '../types';
 
 /** Credential locations in the home folder that no sandboxed process can read (the sensitive-file defaults cover them too), and the CLI's default state folder. */
 export const HIDDEN_HOME_PATHS: readonly string[] = Object.freeze([...HOME_CREDENTIAL_PATHS, '.local/state/toolbelt']);

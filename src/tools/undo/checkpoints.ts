@@ -3,11 +3,11 @@ import * as path from 'node:path';
 import { readIndex, writeIndex, type StoredTurn } from './checkpointIndex';
 import { undoTurnPaths, type UndoOptions, type UndoResult } from './checkpointRestore';
 import { filesOf, missingFiles, realParentPath, scan, signature, type MissingFile } from './checkpointSnapshots';
-import { exists, isInside } from './pathChecks';
-import type { ResolvedPath } from './workspacePaths';
-import { isAlive } from './processTable';
-import { DEFAULT_SENSITIVE_GLOBS, sensitiveGlobFor } from './sensitiveFiles';
-import type { ChangeTarget } from './types';
+import { exists, isInside } from '../pathChecks';
+import type { ResolvedPath } from '../workspacePaths';
+import { isAlive } from '../sandbox';
+import { DEFAULT_SENSITIVE_GLOBS, sensitiveGlobFor } from '../sensitiveFiles';
+import type { ChangeTarget } from '../types';
 
 /*
  * Per-turn checkpoints. Before a chat turn's tools change a path, the store keeps what is needed to

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { isInside } from './pathChecks';
-import { AGENT_CONFIG_PATHS } from './protectedPaths';
+import { isInside } from '../pathChecks';
+import { AGENT_CONFIG_PATHS } from '../protectedPaths';
 
 /**
  * Files the host, CI or another agent runs or obeys later, read-only in every sandbox on top of

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { isInside } from './pathChecks';
+import { isInside } from '../pathChecks';
 
 /** The files name resolution reads, which some hosts keep under /run (systemd-resolved's stub-resolv.conf). */
 const RESOLVER_FILES: readonly string[] = Object.freeze(['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/host.conf', '/etc/gai.conf']);

@@ -2,8 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PathEntry, StoredTurn } from './checkpointIndex';
 import { assertRealFoldersInside, checkBlobs, checkSnapshot, filesOf, materialize, scan, signature, type MissingFile, type Snapshot } from './checkpointSnapshots';
-import { isInside } from './pathChecks';
-import { isProtectedPath } from './protectedPaths';
+import { isInside } from '../pathChecks';
+import { isProtectedPath } from '../protectedPaths';
 
 /*
  * Undo of one checkpointed turn. It walks the turn's paths in reverse order of their first change,

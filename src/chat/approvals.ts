@@ -117,7 +117,7 @@ export function approvalScope(request: ConfirmationRequest): ApprovalScope {
   if (paths.length > 0) {
     const recursive = tool === 'remove' && request.args.recursive === true;
     const names = listOf(paths.map((p) => `"${visible(p)}"`));
-    const what = tool === 'write_file' ? ', whatever the content' : '';
+    const what = request.proposed ? ', whatever the content' : '';
     return {
       key: JSON.stringify([tool, paths, recursive]),
       label: `Allow ${pathAction(tool, recursive)} ${names} for this chat`,

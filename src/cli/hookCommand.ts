@@ -103,7 +103,7 @@ async function decide(agent: HookAgent, rest: readonly string[], io: HookIo, sta
     chatId: call.sessionId ?? 'none',
     caller: AGENT_LABELS[agent],
     tool: call.tool,
-    args: logArguments(call.tool, call.kind === 'write' ? withoutContent(call.args) : call.args, { sensitiveGlobs: policy.sensitiveGlobs }),
+    args: logArguments(call.kind === 'write' ? withoutContent(call.args) : call.args, { sensitiveGlobs: policy.sensitiveGlobs }),
     status: verdict === 'deny' ? ('refused' as const) : ('ok' as const),
     durationMs: Date.now() - started,
     resultChars: 0,

@@ -60,6 +60,10 @@ export class BuiltinTool implements ExecutableTool {
     return this.definition.risk;
   }
 
+  get contentArguments(): readonly string[] | undefined {
+    return this.definition.contentArguments;
+  }
+
   getSchema(): ChatTool {
     return this.schema;
   }

@@ -51,6 +51,8 @@ export interface ExecutableTool {
    * nothing), without asking or changing anything. Tools without it never ask.
    */
   consent?(args: Record<string, unknown>, options?: Pick<ToolExecuteOptions, 'signal'>): Promise<ConsentPlan>;
+  /** Arguments that carry a file's new content: the call log keeps their length and hash only (ToolDefinition.contentArguments). */
+  readonly contentArguments?: readonly string[];
 }
 
 /** How a tool call ended: as data, so no caller guesses from the wording of the text. */

@@ -47,14 +47,16 @@ const WORD_SEPARATORS = /[\s'"`;|&<>()=,]+/;
 export interface LogArgumentOptions {
   /** `toolbelt.tools.sensitiveFiles`; the default list when absent. */
   sensitiveGlobs?: readonly string[];
+  /** The tool's arguments that carry a file's new content (write_file's `content`): never logged. */
+  contentArguments?: readonly string[];
 }
 
 /**
  * The arguments as the log keeps them: secrets withheld, then every part bounded. Never throws,
  * never changes `args`.
  */
-export function logArguments(tool: string, args: Record<string, unknown>, options: LogArgumentOptions = {}): Record<string, unknown> {
-  const safe = withheld(tool, args, options.sensitiveGlobs ?? DEFAULT_SENSITIVE_GLOBS);
+export function logArguments(args: Record<string, unknown>, options: LogArgumentOptions = {}): Record<string, unknown> {
+  const safe = withheld(args, options.sensitiveGlobs ?? DEFAULT_SENSITIVE_GLOBS, options.contentArguments);
   const first = boundArguments(safe, LOG_LIMITS);
   return Buffer.byteLength(JSON.stringify(first)) <= LOG_LIMITS.argumentBytes ? first : boundArguments(safe, TIGHT_LIMITS);
 }
@@ -68,7 +70,7 @@ export function boundArguments(args: Record<string, unknown>, limits: Readonly<B
 
 /**
  * Content that may be a secret, replaced by what it was:
- * - `write_file`'s `content` is never logged: its length and SHA-256 (so a file on disk can be
+ * - A file's new content (`contentArguments`: write_file's `content`) is never logged: its length and SHA-256 (so a file on disk can be
  *   checked against the call) stand for it. The first characters of a file say little about a
  *   call and are exactly where a `.env` keeps its first key.
  * - A call that names a sensitive file (any argument, or any word of one, matching
@@ -76,12 +78,12 @@ export function boundArguments(args: Record<string, unknown>, limits: Readonly<B
  *   value is replaced by its size — no hash, as a short secret is found from its hash by trying.
  *   This covers MCP tools that write files, and a `run_bash` command such as `echo KEY=… > .env`.
  */
-export function withheld(tool: string, args: Record<string, unknown>, globs: readonly string[]): Record<string, unknown> {
+export function withheld(args: Record<string, unknown>, globs: readonly string[], content: readonly string[] = []): Record<string, unknown> {
   const glob = sensitiveNameIn(args, globs);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (glob !== undefined && !PATH_KEYS.has(normalizeKey(key)) && !isScalar(value)) out[key] = `[not logged: ${sizeOf(value)}; the call names a file matching "${glob}"]`;
-    else if (tool === 'write_file' && key === 'content' && typeof value === 'string') out[key] = `[not logged: ${sizeOf(value)}${glob === undefined ? `, sha256 ${sha256(value)}` : ''}]`;
+    else if (content.includes(key) && typeof value === 'string') out[key] = `[not logged: ${sizeOf(value)}${glob === undefined ? `, sha256 ${sha256(value)}` : ''}]`;
     else out[key] = value;
   }
   return out;

@@ -158,6 +158,7 @@ const definitions: ToolDefinition[] = [
     handler: 'writeFile',
     risk: 'write',
     enabledByDefault: true,
+    contentArguments: ['content'],
     parameters: params(
       {
         path: pathParam(`The file to write. ${PATH_HELP}`),

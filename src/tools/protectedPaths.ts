@@ -36,9 +36,6 @@ export function isProtectedPath(relative: string): boolean {
   return protectedArea(relative) !== undefined;
 }
 
-/** The tools whose every call asks when the person chose to review all writes (`writeApprovals: 'always'`). */
-const REVIEWED_WRITES: ReadonlySet<string> = new Set(['write_file', 'move', 'remove', 'mkdir']);
-
 export interface ChangeConsent {
   tool: string;
   summary: string;
@@ -47,6 +44,11 @@ export interface ChangeConsent {
   destructive?: boolean;
   /** For write_file: the content, so the person can review the difference. */
   content?: string;
+  /**
+   * Whether the change asks when the person chose to review every write (`writeApprovals:
+   * 'always'`); true unless the tool writes only its own file (save_session_context).
+   */
+  reviewed?: boolean;
 }
 
 /**
@@ -57,9 +59,9 @@ export interface ChangeConsent {
 export function changeQuestions(ctx: ToolContext, change: ChangeConsent): ConsentQuestion[] {
   const guarded = change.targets.find((t) => isProtectedPath(t.relative));
   const agentConfig = guarded !== undefined && protectedArea(guarded.relative) === 'agent-config';
-  const review = ctx.writeApprovals === 'always' && REVIEWED_WRITES.has(change.tool);
+  const review = ctx.writeApprovals === 'always' && change.reviewed !== false;
   if (!guarded && !change.destructive && !review) return [];
-  const written = change.tool === 'write_file' ? change.targets[0] : undefined;
+  const written = change.content !== undefined ? change.targets[0] : undefined;
   return [
     {
       reason: guarded ? 'protected' : change.destructive ? 'destructive' : 'write',

@@ -29,6 +29,8 @@ export interface ToolRunReport {
   startedAt: number;
   /** Who asked for it (undefined: a library call with the context's own hooks). */
   caller?: ToolCaller;
+  /** The tool's arguments that carry a file's content (never logged). */
+  contentArguments?: readonly string[];
 }
 
 export type ToolRunListener = (report: ToolRunReport) => void;
@@ -154,7 +156,8 @@ export class ToolRegistry implements ToolExecutor {
     const startedAt = this.now();
     const callArgs = args ?? {};
     const result = await this.runUnreported(name, callArgs, options);
-    this.report({ name, args: callArgs, result, startedAt, ...(options.caller ? { caller: options.caller } : {}) });
+    const contentArguments = this.entries.get(name)?.tool.contentArguments;
+    this.report({ name, args: callArgs, result, startedAt, ...(options.caller ? { caller: options.caller } : {}), ...(contentArguments && { contentArguments }) });
     return result;
   }
 

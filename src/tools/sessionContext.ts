@@ -31,7 +31,7 @@ export const saveSessionContext = builtin(
     const target = await resolveWorkspacePath(ctx, ctx.sessionContextFilePath, { signal });
     await writableFileStat(target);
     const plan = unasked('save_session_context', { target }, [target]);
-    plan.questions.push(...changeQuestions(ctx, { tool: 'save_session_context', summary: `Write ${target.display}`, targets: [target] }));
+    plan.questions.push(...changeQuestions(ctx, { tool: 'save_session_context', summary: `Write ${target.display}`, targets: [target], reviewed: false }));
     return plan;
   },
   async (args, ctx, { signal, caller, plan }) => {

@@ -55,7 +55,7 @@ export function toRecord(report: ToolRunReport, chatId: string, options: ToRecor
     time: new Date(report.startedAt).toISOString(),
     chatId: cutString(chatId),
     tool: cutString(report.name),
-    args: logArguments(report.name, report.args, options),
+    args: logArguments(report.args, { ...options, ...(report.contentArguments && { contentArguments: report.contentArguments }) }),
     status: result.status,
     durationMs: Math.round(result.durationMs),
     resultChars: result.text.length,

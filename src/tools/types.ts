@@ -129,4 +129,9 @@ export interface ToolDefinition {
   readonly risk: ToolRisk;
   /** Whether the tool is enabled as soon as it is registered (false for destructive tools). */
   readonly enabledByDefault: boolean;
+  /**
+   * Arguments that carry a file's new content (write_file's `content`): the call log keeps their
+   * length and hash, never the text, and a person allowing the tool on a path allows any content.
+   */
+  readonly contentArguments?: readonly string[];
 }

@@ -21,7 +21,9 @@ describe('Approval cards in words', () => {
     assert.equal(command.label, 'Allow this exact command for this chat');
     assert.match(command.detail, /this exact command text, in this chat only; any other command, even one that differs by a space, asks again/);
 
-    const write = approvalScope({ tool: 'write_file', reason: 'protected', summary: 'Write .vscode/settings.json', args: { path: '.vscode/settings.json', content: 'x' }, paths: ['.vscode/settings.json'] });
+    // A write that carries content (its question has the proposed text) is allowed whatever the content.
+    const proposed = { absolute: '/w/.vscode/settings.json', display: '.vscode/settings.json', content: 'x' };
+    const write = approvalScope({ tool: 'write_file', reason: 'protected', summary: 'Write .vscode/settings.json', args: { path: '.vscode/settings.json', content: 'x' }, paths: ['.vscode/settings.json'], proposed });
     assert.equal(write.label, 'Allow writes to ".vscode/settings.json" for this chat');
     assert.equal(write.detail, 'Covers write_file on exactly this path, whatever the content, in this chat only; other paths and other tools still ask.');
 

@@ -55,6 +55,11 @@ describe("Toolbelt tools for VS Code's chat: the tools' own consent on the card,
       const reviewing = createDefaultToolRegistry(contextFor(ws, { writeApprovals: 'always' }));
       assert.deepEqual(await reasons('write_file', { path: 'src/b.ts', content: 'b' }, reviewing), ['write']);
       assert.deepEqual(await reasons('mkdir', { path: 'new' }, reviewing), ['write']);
+      assert.deepEqual(await reasons('move', { source: 'src/a.ts', destination: 'src/c.ts' }, reviewing), ['write']);
+      // The tool's own handler says so (reviewed: false), not a list of tool names: it writes only its own file.
+      assert.deepEqual(await reasons('save_session_context', { reason: 'x' }, reviewing), []);
+      const plan = await reviewing.consent('write_file', { path: 'src/b.ts', content: 'new text' });
+      assert.equal(plan.questions[0].proposed?.content, 'new text', 'the content to review comes with the question');
     });
 
     it('a sensitive read; not ordinary reads or read-only tools; a path the tool refuses gets no card but an error', async () => {

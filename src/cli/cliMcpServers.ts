@@ -1,11 +1,17 @@
 import * as path from 'node:path';
-import { canonicalJson } from '../tools/canonicalJson';
-import { definitionHash } from '../tools/mcp';
-import { GOVERNED_MCP_ORIGIN } from '../tools/mcp';
 import type { SandboxRequest } from '../tools/sandbox';
-import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../tools/mcp';
-import { McpServerSource } from '../tools/mcp';
-import { readEnvFileText, type McpVariableContext } from '../tools/mcp';
+import {
+  definitionHash,
+  GOVERNED_MCP_ORIGIN,
+  MCP_JSON_ORIGIN,
+  mcpServerSet,
+  McpServerSource,
+  needsApproval,
+  readEnvFileText,
+  type McpDefinition,
+  type McpServerConfig,
+  type McpVariableContext,
+} from '../tools/mcp';
 import type { ToolManager } from '../tools/toolManager';
 import type { CliLog } from './cliLog';
 import type { LiveSettings } from './liveSettings';
@@ -13,12 +19,6 @@ import type { PersonChoices } from './personChoices';
 import { terminalJson } from '../common/visibleText';
 
 export const MCP_SERVERS_SETTING = 'toolbelt.mcp.servers';
-
-interface Definition {
-  server: McpServerConfig;
-  inputs: readonly McpInputDefinition[];
-  fingerprint: string;
-}
 
 interface Entry {
   fingerprint: string;
@@ -54,11 +54,11 @@ export class CliMcpServers {
 
   /** Reads the definitions and pins the approved ones as they are now. */
   async open(): Promise<void> {
-    const { definitions } = this.definitions();
+    const { servers } = this.serverSet();
     for (const name of this.choices.approveServers) {
-      const definition = definitions.find((d) => d.server.name === name && d.server.origin !== USER_SETTINGS_ORIGIN);
+      const definition = servers.get(name);
       // The person's own server needs no approval to start; the flag then only lets it start without a sandbox.
-      if (!definition && definitions.some((d) => d.server.name === name)) continue;
+      if (definition && !needsApproval(definition.server)) continue;
       if (!definition) {
         this.log.warn(`--approve-server ${name}: neither ${GOVERNED_MCP_ORIGIN} nor ${MCP_JSON_ORIGIN} defines a server of that name.`);
         continue;
@@ -87,33 +87,20 @@ export class CliMcpServers {
   }
 
   private async load(): Promise<void> {
-    const { definitions, problems } = this.definitions();
+    const { servers: wanted, problems } = this.serverSet();
     for (const problem of problems) this.log.warn(problem);
-    const wanted = new Map<string, Definition>();
-    for (const definition of definitions) {
-      const first = wanted.get(definition.server.name);
-      if (first) this.log.warn(`MCP server "${definition.server.name}" (${definition.server.origin}): ${first.server.origin} defines a server of that name already; this one is left out.`);
-      else wanted.set(definition.server.name, definition);
-    }
     for (const [name, entry] of [...this.entries]) if (wanted.get(name)?.fingerprint !== entry.fingerprint) await this.remove(name);
     for (const [name, definition] of wanted) if (!this.entries.has(name)) this.add(definition);
   }
 
-  private definitions(): { definitions: Definition[]; problems: string[] } {
-    const fromUser = parseMcpServers(this.settings.current.levels(MCP_SERVERS_SETTING).user, USER_SETTINGS_ORIGIN);
-    const read = (file: { exists: boolean; text: string }, origin: string) => (file.exists ? parseMcpJson(file.text, origin) : { servers: [], inputs: [], errors: [] });
-    // Toolbelt's own file before VS Code's: a server moved there wins over a copy left behind.
-    const fromGoverned = read(this.settings.governedMcpJson, GOVERNED_MCP_ORIGIN);
-    const fromWorkspace = read(this.settings.mcpJson, MCP_JSON_ORIGIN);
-    const definitions = [
-      ...fromUser.servers.map((server) => definition(server, fromUser.inputs)),
-      ...fromGoverned.servers.map((server) => definition(server, fromGoverned.inputs)),
-      ...fromWorkspace.servers.map((server) => definition(server, fromWorkspace.inputs)),
-    ];
-    return { definitions, problems: [...fromUser.errors, ...fromGoverned.errors, ...fromWorkspace.errors] };
+  /** The servers of the person's settings and the workspace's files, read as the extension reads them (mcpServerSet). */
+  private serverSet(): ReturnType<typeof mcpServerSet> {
+    const file = (read: { exists: boolean; text: string }) => (read.exists ? read.text : undefined);
+    const folder = { root: this.settings.root, governed: file(this.settings.governedMcpJson), mcpJson: file(this.settings.mcpJson) };
+    return mcpServerSet(this.settings.current.levels(MCP_SERVERS_SETTING).user, [folder]);
   }
 
-  private add({ server, inputs, fingerprint }: Definition): void {
+  private add({ server, inputs, fingerprint }: McpDefinition): void {
     const source = new McpServerSource({
       server,
       inputs,
@@ -129,7 +116,7 @@ export class CliMcpServers {
   }
 
   private approve(server: McpServerConfig, hash: string): boolean {
-    if (server.origin === USER_SETTINGS_ORIGIN) return true;
+    if (!needsApproval(server)) return true;
     const pinned = this.pins.get(server.name);
     if (pinned === hash) return true;
     if (pinned === undefined) this.log.warn(`MCP server "${server.name}" (${server.origin}) was not started: start toolbelt with --approve-server ${server.name} to let it run.`);
@@ -174,7 +161,3 @@ function definitionText(server: McpServerConfig): string {
   return `the ${server.origin} server: ${parts.join(', ')}.`;
 }
 
-function definition(server: McpServerConfig, inputs: readonly McpInputDefinition[]): Definition {
-  const used = inputs.filter((input) => JSON.stringify(server).includes(`\${input:${input.id}}`));
-  return { server, inputs, fingerprint: canonicalJson({ server, inputs: used }) };
-}

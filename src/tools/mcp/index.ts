@@ -7,3 +7,4 @@ export { DEFAULT_MCP_LIMITS } from './mcpLimits';
 export { McpServerSource, type McpLogger, type McpServerSourceOptions } from './mcpServerSource';
 export { readEnvFileText, type McpVariableContext } from './mcpVariables';
 export { MessageReader, type MessageCut } from './messageReader';
+export { mcpServerSet, needsApproval, type McpDefinition, type McpFolderFiles, type ReservedName } from './serverSet';

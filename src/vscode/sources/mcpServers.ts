@@ -1,9 +1,5 @@
 import * as vscode from 'vscode';
-import { canonicalJson } from '../../tools/canonicalJson';
-import { GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN } from '../../tools/mcp';
-import { MCP_JSON_ORIGIN, parseMcpJson, parseMcpServers, USER_SETTINGS_ORIGIN, type McpInputDefinition, type McpServerConfig } from '../../tools/mcp';
-import { McpServerSource, type McpServerSourceOptions } from '../../tools/mcp';
-import type { McpVariableContext } from '../../tools/mcp';
+import { GOVERNED_MCP_FILE, mcpServerSet, McpServerSource, type McpDefinition, type McpFolderFiles, type McpServerConfig, type McpServerSourceOptions } from '../../tools/mcp';
 import type { ToolSource } from '../../tools/toolSource';
 import { Disposables, DisposableStore } from '../dispose';
 import { MCP_SERVERS_KEY, readUserMcpServers, SECTION } from '../settings';
@@ -13,14 +9,6 @@ import { GuardedSource } from './guardedSource';
 import type { McpInputs } from './mcpInputs';
 import type { McpLogs } from './mcpLogs';
 import { NOT_TRUSTED, type ServerApprovals } from './serverApprovals';
-
-interface Definition {
-  server: McpServerConfig;
-  inputs: readonly McpInputDefinition[];
-  variables: McpVariableContext;
-  /** Changes when anything that would start it differently changes. */
-  fingerprint: string;
-}
 
 interface Entry {
   fingerprint: string;
@@ -125,15 +113,7 @@ export class McpServers extends Disposables {
   }
 
   private async load(): Promise<void> {
-    const { definitions, problems } = await readDefinitions();
-    const wanted = new Map<string, Definition>();
-    for (const definition of definitions) {
-      const { name, origin } = definition.server;
-      const first = wanted.get(name);
-      if (first) problems.push(`MCP server "${name}" (${origin}): a server of that name is defined in ${first.server.origin} already; this one is left out.`);
-      else if (name === EXTENSIONS_SOURCE_ID) problems.push(`MCP server "${name}" (${origin}): "${name}" is the name of other extensions' tools; rename the server.`);
-      else wanted.set(name, definition);
-    }
+    const { servers: wanted, problems } = await readServerSet();
     this.report(problems);
     for (const [name, entry] of [...this.entries]) {
       if (wanted.get(name)?.fingerprint !== entry.fingerprint) await this.remove(name);
@@ -142,14 +122,14 @@ export class McpServers extends Disposables {
     this.loaded.fire();
   }
 
-  private add(definition: Definition): void {
+  private add(definition: McpDefinition): void {
     const { server } = definition;
     const { approvals, logs, log } = this.options;
     const create = this.options.createSource ?? ((options: McpServerSourceOptions) => new McpServerSource(options));
     const inner = create({
       server,
       inputs: definition.inputs,
-      variables: { ...definition.variables, personalFolder: this.options.personalFolder, resolveInput: this.options.inputs.resolve },
+      variables: { ...(definition.workspaceFolder !== undefined && { workspaceFolder: definition.workspaceFolder }), personalFolder: this.options.personalFolder, resolveInput: this.options.inputs.resolve },
       approve: (config, hash) => approvals.approve(config, hash),
       approveUnsandboxed: (config, hash, detail) => approvals.approveUnsandboxed(config, hash, detail),
       logger: logs.logger(server.name, log),
@@ -188,40 +168,23 @@ export class McpServers extends Disposables {
   }
 }
 
-/** Every server definition: the person's own first (they win a name clash), then each folder's mcp.json. */
-async function readDefinitions(): Promise<{ definitions: Definition[]; problems: string[] }> {
-  const definitions: Definition[] = [];
-  const problems: string[] = [];
+/** Every server of the person's settings and the workspace folders' files, read by the one reader the CLI uses too (mcpServerSet). */
+async function readServerSet(): Promise<ReturnType<typeof mcpServerSet>> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const fromUser = parseMcpServers(readUserMcpServers(), USER_SETTINGS_ORIGIN);
-  problems.push(...fromUser.errors);
-  const firstFolder = folders[0]?.uri.scheme === 'file' ? folders[0].uri.fsPath : undefined;
-  for (const server of fromUser.servers) definitions.push(definition(server, fromUser.inputs, firstFolder));
-  // Toolbelt's own file before VS Code's: a server moved there wins over a copy left behind.
-  for (const [file, originName] of [[GOVERNED_MCP_FILE, GOVERNED_MCP_ORIGIN], ['mcp.json', MCP_JSON_ORIGIN]] as const) {
-    for (const folder of folders) {
-      const uri = vscode.Uri.joinPath(folder.uri, '.vscode', file);
-      const bytes = await vscode.workspace.fs.readFile(uri).then(
-        (data) => data,
-        () => undefined,
-      );
-      if (!bytes) continue;
-      const origin = folders.length > 1 ? `${folder.name}/${originName}` : originName;
-      const parsed = parseMcpJson(new TextDecoder().decode(bytes), origin);
-      problems.push(...parsed.errors);
-      const root = folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
-      for (const server of parsed.servers) definitions.push(definition(server, parsed.inputs, root));
-    }
-  }
-  return { definitions, problems };
-}
-
-function definition(server: McpServerConfig, inputs: readonly McpInputDefinition[], workspaceFolder: string | undefined): Definition {
-  const used = inputs.filter((input) => JSON.stringify(server).includes(`\${input:${input.id}}`));
-  return {
-    server,
-    inputs,
-    variables: { ...(workspaceFolder !== undefined && { workspaceFolder }) },
-    fingerprint: canonicalJson({ server, inputs: used, workspaceFolder: workspaceFolder ?? null }),
+  const read = async (folder: vscode.WorkspaceFolder, file: string) => {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder.uri, '.vscode', file)).then(
+      (data) => data,
+      () => undefined,
+    );
+    return bytes ? new TextDecoder().decode(bytes) : undefined;
   };
+  const files: McpFolderFiles[] = await Promise.all(
+    folders.map(async (folder) => ({
+      ...(folder.uri.scheme === 'file' && { root: folder.uri.fsPath }),
+      name: folder.name,
+      governed: await read(folder, GOVERNED_MCP_FILE),
+      mcpJson: await read(folder, 'mcp.json'),
+    })),
+  );
+  return mcpServerSet(readUserMcpServers(), files, [{ name: EXTENSIONS_SOURCE_ID, why: "the name of other extensions' tools" }]);
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { USER_SETTINGS_ORIGIN, type McpServerConfig } from '../../tools/mcp';
+import { needsApproval, type McpServerConfig } from '../../tools/mcp';
 import { approvalQuestion, describeServerDefinition } from './serverDefinitionText';
 
 const APPROVALS_KEY = 'toolbelt.mcp.approvedServers';
@@ -38,12 +38,12 @@ export class ServerApprovals {
 
   /** Whether the person approved this exact definition (and the workspace is trusted): nothing is asked. */
   approvedAsIs(server: McpServerConfig, hash: string): boolean {
-    if (server.origin === USER_SETTINGS_ORIGIN) return true;
+    if (!needsApproval(server)) return true;
     return this.isTrusted() && this.remembered()[server.name] === hash;
   }
 
   async approve(server: McpServerConfig, hash: string): Promise<boolean> {
-    if (server.origin === USER_SETTINGS_ORIGIN) return this.allow(server);
+    if (!needsApproval(server)) return this.allow(server);
     if (!this.isTrusted()) return this.deny(server, NOT_TRUSTED);
     const remembered = this.remembered()[server.name];
     if (remembered === hash) return this.allow(server);

@@ -21,24 +21,42 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node dist/cli.js ...args` to its end. */
-export function runCliProcess(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export interface ProcessOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Written to its stdin, which is then closed (no stdin at all without it). */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs a program to its end and keeps what it printed; killed, with what it printed so far in the error, past `timeoutMs` (30 s). */
+export function runProcess(command: string, args: readonly string[], options: ProcessOptions = {}): Promise<CliResult> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtCli(), ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`toolbelt ${args.join(' ')} did not end within ${options.timeoutMs ?? 30_000} ms.\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 30_000);
-    child.on('error', reject);
+      reject(new Error(`${path.basename(command)} ${args.join(' ')} did not end within ${timeoutMs} ms.\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs `node dist/cli.js ...args` to its end. */
+export function runCliProcess(args: readonly string[], options: Omit<ProcessOptions, 'input'> = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [builtCli(), ...args], options);
 }
 
 export interface McpConnection {

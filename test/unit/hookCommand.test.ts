@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { builtCli, REPO_ROOT } from '../support/cliProcess';
+import { builtCli, REPO_ROOT, runProcess } from '../support/cliProcess';
 
 // `toolbelt hook AGENT` as the agents run it: dist/cli.js, the event on stdin, the answer on
 // stdout and in the exit code. The events are the real agents' (test/fixtures/hookEvents/).
@@ -302,16 +302,7 @@ describe('toolbelt hook AGENT (the built dist/cli.js, real agents\' events)', fu
       const lone = path.join(parent, 'lone-bin');
       await fs.mkdir(lone, { recursive: true });
       await fs.copyFile(builtCli(), path.join(lone, 'cli.js'));
-      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, [path.join(lone, 'cli.js'), 'hook', 'claude-code'], { stdio: ['pipe', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-        child.stdin.end(event('claude-code-Bash-rm'));
-      });
+      const result = await runProcess(process.execPath, [path.join(lone, 'cli.js'), 'hook', 'claude-code'], { input: event('claude-code-Bash-rm') });
       assert.equal(result.code, 2);
       assert.match(result.stderr, /the hook cannot load/);
       assert.equal((JSON.parse(result.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision, 'deny');

@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as InstallCliModule from '../../src/vscode/installCli';
-import { builtCli, REPO_ROOT } from '../support/cliProcess';
+import { builtCli, REPO_ROOT, runProcess, type CliResult } from '../support/cliProcess';
 import { waitFor } from '../support/waitFor';
 import { requireWithVscode } from '../support/withFakeVscode';
 
@@ -12,16 +11,8 @@ type Installed = InstallCliModule.InstalledLauncher;
 
 const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runProcess(file, args, { env });
 }
 
 /** "Install 'toolbelt' Command in PATH" as VS Code runs it, against a fake of the part of the API it uses, with the extension at the repository (its built dist/cli.js). */
